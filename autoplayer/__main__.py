@@ -1,0 +1,5 @@
+import sys
+
+from autoplayer.cli import main
+
+sys.exit(main())

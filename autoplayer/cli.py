@@ -1,0 +1,53 @@
+"""The `autoplayer` command line: parses arguments and dispatches to commands.
+
+Each command group lives in its own module under `autoplayer.commands` and
+exposes `register(subparsers)`, which adds its sub-parsers and sets
+`func(args) -> int` on them. Modules import their heavy dependencies (numpy,
+OpenCV, numba, pynput) inside the command function, so `autoplayer solve`
+starts in well under a second and a headless machine can run the offline tools.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from autoplayer import __version__
+from autoplayer.errors import UserError
+
+# One line a command group; the order is the order of `autoplayer --help`.
+COMMAND_MODULES: tuple[str, ...] = (
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="autoplayer",
+        description="Plays logic-puzzle games from the screen, and solves puzzle files.",
+    )
+    parser.add_argument("--version", action="version", version=f"autoplayer {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except UserError as err:
+        print(f"{parser.prog}: error: {err}", file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print(f"{parser.prog}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Command groups of the `autoplayer` CLI, one module each (see `autoplayer.cli`)."""

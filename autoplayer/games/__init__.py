@@ -1,0 +1,1 @@
+"""Game back-ends: one self-contained package a game, behind `autoplayer.games.base.Game`."""

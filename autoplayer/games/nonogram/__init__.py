@@ -1,0 +1,1 @@
+"""Nonograms (paint by numbers): model, file formats, solver, counting, screen reader, planner."""
