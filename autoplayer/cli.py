@@ -19,6 +19,14 @@ from autoplayer.errors import UserError
 
 # One line a command group; the order is the order of `autoplayer --help`.
 COMMAND_MODULES: tuple[str, ...] = (
+    "autoplayer.commands.formats",
+    "autoplayer.commands.solve",
+    "autoplayer.commands.count",
+    "autoplayer.commands.play",
+    "autoplayer.commands.vision",
+    "autoplayer.commands.webgame",
+    "autoplayer.commands.ripple",
+    "autoplayer.commands.fifteen",
 )
 
 
