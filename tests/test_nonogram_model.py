@@ -60,7 +60,8 @@ def test_validate_rejects_grid_of_wrong_shape():
 
 def _brute_force_fits(clue, cells) -> bool:
     for bits in itertools.product((EMPTY, FILLED), repeat=len(cells)):
-        if line_clue(bits) == clue and all(c in (UNKNOWN, b) for c, b in zip(cells, bits)):
+        agrees = all(c in (UNKNOWN, b) for c, b in zip(cells, bits, strict=True))
+        if agrees and line_clue(bits) == clue:
             return True
     return False
 
@@ -75,7 +76,10 @@ def test_line_fits_agrees_with_brute_force(cells, truth, use_truth):
     # Half the time the clue comes from a line consistent with the cells (mostly fits),
     # half the time from an unrelated line (often does not).
     n = len(cells)
-    base = [t if c == UNKNOWN else c for c, t in zip(cells, truth)] if use_truth else truth[:n]
+    if use_truth:
+        base = [t if c == UNKNOWN else c for c, t in zip(cells, truth[:n], strict=True)]
+    else:
+        base = truth[:n]
     clue = line_clue(base)
     assert line_fits(clue, cells) == _brute_force_fits(clue, cells)
 
