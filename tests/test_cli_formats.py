@@ -159,6 +159,16 @@ def test_check_partial_grid_from_a_game_id(capsys):
         capsys.readouterr().out)
 
 
+def test_bad_game_id_error_quotes_the_id(capsys):
+    assert main(["check", "4x4:2/1/2/1/1.1/2/1/9"]) == 2
+    assert capsys.readouterr().err == (
+        "autoplayer: error: game ID 4x4:2/1/2/1/1.1/2/1/9: "
+        "row 4: clue 9 needs 9 cells but the row has 4\n"
+    )
+    assert main(["show", "no-such-file.non"]) == 2
+    assert capsys.readouterr().err == "autoplayer: error: no-such-file.non: no such file\n"
+
+
 def test_every_shared_puzzle_checks_ok(shared_dir, capsys):
     files = sorted((shared_dir / "nonograms").rglob("*.non"))
     for path in files:

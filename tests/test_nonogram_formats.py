@@ -232,6 +232,7 @@ def test_non_goal_unquoted_multiline_and_blank_empty_lines():
 width 3
 height 3
 unknownkey whatever
+# a comment-like line, ignored as an unknown line
 rows
 1
 1,1

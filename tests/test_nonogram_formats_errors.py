@@ -81,6 +81,8 @@ CASES = [
           "rows section before the width and height"),
     _case(".non", '"110101"', '"11010"', 13, "goal has 5 cells but the puzzle has 3x2 = 6"),
     _case(".non", '\ncolumns\n2\n1\n1\n\ngoal "110101"\n', "\n", 7, "no columns section"),
+    _case(".non", 'goal "110101"\n', 'goal "110101"\n7\n', 14,
+          "clue line '7' outside the rows and columns sections"),
     # .nin
     _case(".nin", "3 2\n", "3 2 1\n", 1, "first line must be 'WIDTH HEIGHT'"),
     _case(".nin", "1\n1\n", "1\n", 5, "4 clue lines but a 3x2 puzzle needs"),

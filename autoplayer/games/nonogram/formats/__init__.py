@@ -106,7 +106,8 @@ def load_puzzle(source: str | Path) -> Puzzle:
         try:
             return tatham.parse(source)
         except InputError as err:
-            raise InputError(err.message, path="game ID") from None
+            shown = source if len(source) <= 40 else source[:37] + "..."
+            raise InputError(err.message, path=f"game ID {shown}") from None
     try:
         data = path.read_bytes()
     except FileNotFoundError:

@@ -48,11 +48,13 @@ def parse(text: str) -> Puzzle:
         i += 1
         if not stripped:
             continue
-        if not _KEY.match(stripped):
+        if stripped[0].isdigit():
             raise InputError(
-                f"unexpected line {_quote(stripped)} outside the rows and columns sections",
+                f"clue line {_quote(stripped)} outside the rows and columns sections",
                 line=lineno,
             )
+        if not _KEY.match(stripped):
+            continue  # the format's rule: lines a reader does not know are ignored
         key, _, rest = stripped.partition(" ")
         key, rest = key.lower(), rest.strip()
         if key in ("width", "height", "rows", "columns") and rest:
