@@ -395,3 +395,53 @@ def test_save_puzzle_unknown_format_name_touches_nothing(tmp_path):
     with pytest.raises(UserError, match="unknown format 'svg'"):
         save_puzzle(puzzle_from_grid(np.array([[1]], dtype=np.int8)), target, "svg")
     assert target.read_text() == "original\n"
+
+
+# ---------------------------------------------------------------- Tatham save files
+
+def _save_file(desc: str, moves: list[tuple[str, str]], statepos: int | None = None,
+               game: str = "Pattern") -> str:
+    records = [("SAVEFILE", "Simon Tatham's Portable Puzzle Collection"), ("VERSION", "1"),
+               ("GAME", game), ("PARAMS", "4x4"), ("CPARAMS", "4x4"), ("DESC", desc),
+               ("NSTATES", str(len(moves) + 1)),
+               ("STATEPOS", str(len(moves) + 1 if statepos is None else statepos)), *moves]
+    return "".join(f"{key:<8}:{len(value)}:{value}\n" for key, value in records)
+
+
+def test_save_file_replays_moves_up_to_its_position():
+    desc = "2/1/2/1/1.1/2/1/1,bCl"  # cell 1 given empty, cell 4 given filled
+    moves = [("MOVE", "F1,1,2,2"), ("MOVE", "E0,0,4,1"), ("MOVE", "U0,1,4,1")]
+    grid = parse_puzzle(_save_file(desc, moves, statepos=3)).grid
+    assert grid.tolist() == [[0, 0, 0, 0], [1, 1, 1, -1], [-1, 1, 1, -1], [-1] * 4]
+    # undone back to the start: only the given cells
+    assert parse_puzzle(_save_file(desc, moves, statepos=1)).grid.tolist() == (
+        [[-1, 0, -1, -1], [1, -1, -1, -1], [-1] * 4, [-1] * 4])
+    # 'U' over the row leaves the given filled cell alone (pattern.c: immutable)
+    assert parse_puzzle(_save_file(desc, moves)).grid[1].tolist() == [1, -1, -1, -1]
+
+
+def test_save_file_solve_and_restart_records():
+    desc = "2/1/2/1/1.1/2/1/1"
+    solve = ("SOLVE", "S1010110000100010")
+    assert parse_puzzle(_save_file(desc, [solve])).grid.tolist() == [
+        [1, 0, 1, 0], [1, 1, 0, 0], [0, 0, 1, 0], [0, 0, 1, 0]]
+    restarted = parse_puzzle(_save_file(desc, [solve, ("RESTART", desc)])).grid
+    assert (restarted == UNKNOWN).all()
+    assert parse_puzzle(_save_file(desc, [])).grid is None
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        (_save_file("2/1/2/1/1.1/2/1/1", [], game="Net"), 3, "a save file of Net, not Pattern"),
+        (_save_file("2/1/2/1/1.1/2/1/9", []), 6, "row 4: clue 9 needs 9 cells"),
+        (_save_file("2/1/2/1/1.1/2/1/1", [("MOVE", "X0,0,1,1")]), 9, "unrecognised move"),
+        (_save_file("2/1/2/1/1.1/2/1/1", [("MOVE", "F3,3,2,1")]), 9, "leaves the 4x4 grid"),
+        (_save_file("2/1/2/1/1.1/2/1/1", [], statepos=5), 8, "STATEPOS 5 is outside 1..1"),
+        (_save_file("2/1/2/1/1.1/2/1/1", [])[:-30], 6, "truncated file?"),
+    ],
+)
+def test_bad_save_files(text, line, message):
+    with pytest.raises(InputError, match=message) as err:
+        parse_puzzle(text, path="g.sav")
+    assert str(err.value).startswith(f"g.sav:{line}: ")
