@@ -301,6 +301,18 @@ def test_webpbn_reads_clues_meta_and_goal():
     assert puzzle.solution.tolist() == [[1, 0, 1], [1, 0, 0]]
 
 
+def test_webpbn_image_without_bars_and_a_saved_grid():
+    text = WEBPBN.replace("|X.X|\n|X..|", "X.X\nX..").replace(
+        "</puzzle>", '<solution type="saved"><image>|X?.|\n|??.|</image></solution>\n</puzzle>')
+    puzzle = parse_puzzle(text, "webpbn")
+    assert puzzle.solution.tolist() == [[1, 0, 1], [1, 0, 0]]
+    assert puzzle.grid.tolist() == [[FILLED, UNKNOWN, EMPTY], [UNKNOWN, UNKNOWN, EMPTY]]
+
+
+def test_byte_order_mark_is_ignored():
+    assert parse_puzzle("\ufeff" + NATIVE).title == "Corner"
+
+
 def test_webpbn_colour_puzzle_is_refused_clearly():
     colour = WEBPBN.replace("<count>1</count></line>\n</clues>",
                             '<count color="red">1</count></line>\n</clues>')

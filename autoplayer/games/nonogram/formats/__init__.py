@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,6 +67,7 @@ def detect_format(path: str | Path | None, text: str) -> str:
 
 def parse_puzzle(text: str, fmt: str | None = None, *, path: str | Path | None = None) -> Puzzle:
     """A puzzle from text in a named format (detected when None); errors name `path`."""
+    text = text.removeprefix("\ufeff")
     try:
         common.check_text(text)
         name = fmt if fmt is not None else detect_format(path, text)
@@ -137,6 +137,8 @@ def save_puzzle(puzzle: Puzzle, path: str | Path, fmt: str | None = None) -> Non
 
 
 def write_atomically(path: Path, text: str) -> None:
+    import tempfile  # here, not at the top: it costs `autoplayer solve` start-up time
+
     directory = path.parent if str(path.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)

@@ -73,9 +73,12 @@ def clue(
 ) -> Clue:
     """A line's clue from its number tokens; a lone `0` (or nothing) is an empty line."""
     what = f"{kind} {index}"
-    if any(re.fullmatch(r"\d+[A-Za-z]", t) for t in tokens):
-        raise InputError(f"{what}: colour puzzles are not supported", line=line)
-    values = tuple(number(t, f"{what} clue", line) for t in tokens)
+    if all(t.isascii() and t.isdigit() for t in tokens):
+        values = tuple(map(int, tokens))
+    else:
+        if any(re.fullmatch(r"\d+[A-Za-z]", t) for t in tokens):
+            raise InputError(f"{what}: colour puzzles are not supported", line=line)
+        values = tuple(number(t, f"{what} clue", line) for t in tokens)
     if values == (0,):
         return ()
     if 0 in values:

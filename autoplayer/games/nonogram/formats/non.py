@@ -13,6 +13,8 @@ from __future__ import annotations
 import html
 import re
 
+import numpy as np
+
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.formats import common
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Clue, Puzzle
@@ -170,17 +172,12 @@ def _image(
         raise InputError(
             f"{key} has {len(body)} cells but the puzzle has {w}x{h} = {w * h}", line=lineno
         )
-    values = []
-    for ch in body:
-        if ch == "0":
-            values.append(EMPTY)
-        elif ch == "?":
-            if key == "goal":
-                raise InputError("goal: '?' (unknown) in a solution", line=lineno)
-            values.append(UNKNOWN)
-        else:
-            values.append(FILLED)
-    return common.grid_array([values[r * w:(r + 1) * w] for r in range(h)]), end
+    codes = np.array([ord(ch) for ch in body], dtype=np.int32).reshape(h, w)
+    unknown = codes == ord("?")
+    if key == "goal" and unknown.any():
+        raise InputError("goal: '?' (unknown) in a solution", line=lineno)
+    cells = np.where(codes == ord("0"), EMPTY, np.where(unknown, UNKNOWN, FILLED))
+    return cells.astype(np.int8), end
 
 
 def _value(rest: str) -> str:

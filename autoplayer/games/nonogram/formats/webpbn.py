@@ -10,10 +10,10 @@ declaring entities is refused (no entity expansion, so no "billion laughs").
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
 from xml.parsers import expat
-from xml.sax.saxutils import escape
 
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.formats import common
@@ -163,13 +163,12 @@ def _clues(lines: list[_Node], kind: str, length: int, default: str) -> tuple[Cl
 
 
 def _image(node: _Node, width: int, height: int, filled: str, empty: str, saved: bool):
-    body = re.sub(r"\s+", "", node.text)
-    if body.startswith("|"):
-        body = body[1:]
-    if body.endswith("|"):
-        body = body[:-1]
-    # Rows are written each between bars (`|..X.|` per line), or separated by single bars.
-    rows = body.split("||") if "||" in body else body.split("|")
+    if "|" in node.text:
+        # Rows each between bars (`|..X.|`, newlines optional), or separated by single bars.
+        body = re.sub(r"\s+", "", node.text).removeprefix("|").removesuffix("|")
+        rows = body.split("||") if "||" in body else body.split("|")
+    else:  # no bars at all: a row a line
+        rows = node.text.split()
     what = "saved image" if saved else "solution image"
     if len(rows) != height:
         raise InputError(f"{what} has {len(rows)} rows but the puzzle has {height}",
@@ -198,7 +197,7 @@ def format(puzzle: Puzzle) -> str:
     for tag, value in (("title", puzzle.title), ("author", puzzle.author),
                        ("copyright", puzzle.copyright)):
         if value:
-            out.append(f"<{tag}>{escape(common.one_line(value))}</{tag}>")
+            out.append(f"<{tag}>{html.escape(common.one_line(value), quote=False)}</{tag}>")
     out += ['<color name="white" char=".">fff</color>',
             '<color name="black" char="X">000</color>']
     for name, clues in (("columns", puzzle.columns), ("rows", puzzle.rows)):
