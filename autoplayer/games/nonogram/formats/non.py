@@ -40,7 +40,7 @@ def parse(text: str) -> Puzzle:
     lines = text.splitlines()
     size: dict[str, int] = {}
     clues: dict[str, tuple[Clue, ...]] = {}
-    images: dict[str, object] = {}
+    images: dict[str, np.ndarray] = {}
     meta: dict[str, str] = {}
     columns_line = 1
     i = 0
@@ -57,8 +57,8 @@ def parse(text: str) -> Puzzle:
             )
         if not _KEY.match(stripped):
             continue  # the format's rule: lines a reader does not know are ignored
-        key, _, rest = stripped.partition(" ")
-        key, rest = key.lower(), rest.strip()
+        key, *more = stripped.split(None, 1)
+        key, rest = key.lower(), (more[0].strip() if more else "")
         if key in ("width", "height", "rows", "columns") and rest:
             name = "width" if key in ("width", "columns") else "height"
             if name in size:
@@ -89,7 +89,7 @@ def parse(text: str) -> Puzzle:
         clues["rows"], clues["columns"],
         title=meta.get("title", ""), author=meta.get("author", ""),
         copyright=meta.get("copyright", ""),
-        grid=images.get("saved"), solution=images.get("goal"),  # type: ignore[arg-type]
+        grid=images.get("saved"), solution=images.get("goal"),
     )
     return common.checked(puzzle, columns_line)
 
@@ -140,7 +140,7 @@ def _clue_section(
 
 def _image(
     lines: list[str], start: int, key: str, rest: str, size: dict[str, int], lineno: int
-) -> tuple[object, int]:
+) -> tuple[np.ndarray, int]:
     """A goal/saved grid and the index after it: quoted, unquoted, or spread over lines."""
     w, h = size["width"], size["height"]
     end = start

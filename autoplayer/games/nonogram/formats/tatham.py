@@ -84,7 +84,7 @@ def _parse_id(text: str) -> Puzzle:
     return common.checked(puzzle, lineno)
 
 
-def _given(code: str, width: int, height: int, lineno: int):
+def _given(code: str, width: int, height: int, lineno: int) -> np.ndarray:
     cells = [UNKNOWN] * (width * height)
     i = 0
     for ch in code:

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from xml.parsers import expat
 
+import numpy as np
+
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.formats import common
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Clue, Puzzle
@@ -162,7 +164,9 @@ def _clues(lines: list[_Node], kind: str, length: int, default: str) -> tuple[Cl
     return tuple(out)
 
 
-def _image(node: _Node, width: int, height: int, filled: str, empty: str, saved: bool):
+def _image(
+    node: _Node, width: int, height: int, filled: str, empty: str, saved: bool
+) -> np.ndarray:
     if "|" in node.text:
         # Rows each between bars (`|..X.|`, newlines optional), or separated by single bars.
         body = re.sub(r"\s+", "", node.text).removeprefix("|").removesuffix("|")
