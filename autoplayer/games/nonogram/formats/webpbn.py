@@ -27,6 +27,8 @@ CARRIES = frozenset({"title", "author", "copyright", "grid", "solution"})
 DESCRIPTION = "webpbn XML (black and white; goal image as solution, saved image as grid)"
 
 _DEFAULT_CHARS = {"black": "X", "white": "."}
+_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+"""Characters XML 1.0 cannot hold at all, even escaped."""
 
 
 def looks_like(text: str) -> bool:
@@ -201,7 +203,8 @@ def format(puzzle: Puzzle) -> str:
     for tag, value in (("title", puzzle.title), ("author", puzzle.author),
                        ("copyright", puzzle.copyright)):
         if value:
-            out.append(f"<{tag}>{html.escape(common.one_line(value), quote=False)}</{tag}>")
+            text = _NOT_XML.sub(" ", common.one_line(value))
+            out.append(f"<{tag}>{html.escape(text, quote=False)}</{tag}>")
     out += ['<color name="white" char=".">fff</color>',
             '<color name="black" char="X">000</color>']
     for name, clues in (("columns", puzzle.columns), ("rows", puzzle.rows)):
