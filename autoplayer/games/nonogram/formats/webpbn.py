@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, field
 from xml.parsers import expat
 
 import numpy as np
@@ -36,13 +35,15 @@ def looks_like(text: str) -> bool:
     return head.startswith("<") and ("<puzzleset" in head or "<puzzle" in head)
 
 
-@dataclass
 class _Node:
-    tag: str
-    attrs: dict[str, str]
-    line: int
-    children: list[_Node] = field(default_factory=list)
-    text: str = ""
+    """An element with the line it starts on (ElementTree keeps no line numbers)."""
+
+    __slots__ = ("attrs", "children", "line", "tag", "text")
+
+    def __init__(self, tag: str, attrs: dict[str, str], line: int) -> None:
+        self.tag, self.attrs, self.line = tag, attrs, line
+        self.children: list[_Node] = []
+        self.text = ""
 
     def find_all(self, tag: str) -> list[_Node]:
         return [c for c in self.children if c.tag == tag]
@@ -53,6 +54,7 @@ class _Node:
 
 def _tree(text: str) -> _Node:
     parser = expat.ParserCreate()
+    parser.buffer_text = True
     root = _Node("", {}, 0)
     stack = [root]
 
