@@ -31,15 +31,15 @@ def dark_ink(lum: np.ndarray) -> bool:
     return (med - lo) >= (hi - med)
 
 
-def ink_strength(lum: np.ndarray, feature: int, dark: bool) -> np.ndarray:
+def ink_strength(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool) -> np.ndarray:
     """How far each pixel departs from its local background towards the ink colour.
 
     The background is a morphological closing (opening for light ink) with a
-    square wider than any stroke (`feature`, about a cell), so gradients and
-    alternating stripe colours behind the text cancel out.
+    line-shaped kernel longer than any glyph along the clue strip, so
+    gradients and stripes that run along the strip cancel out.
     """
-    k = max(3, int(feature) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    kw, kh = (max(1, int(v) | 1) for v in kernel_wh)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (kw, kh))
     if dark:
         background = cv2.morphologyEx(lum, cv2.MORPH_CLOSE, kernel)
         return background - lum

@@ -39,7 +39,7 @@ PROTOTYPES: dict[int, tuple[str, ...]] = {
     6: ("CLCDC", "FLFDF", "CLDC", "CDLCDC", "FLDF", "CDLDC", "CDLFDC"),
     7: ("FRCL", "FRC", "FR", "FRCC", "FDRC", "FDRCL", "FLRC"),
     8: ("CDCDC", "FDFDF", "CDFDC", "CFDCFDFC"),
-    9: ("CDCRC", "FDFRF", "CDRC", "CDCRDC", "FDRF", "CDRDC", "CDFRDC"),
+    9: ("CDCRC", "FDFRF", "CDRC", "CDCRDC", "FDRF", "CDRDC", "CDFRDC", "FDFR"),
 }
 
 _ORDER = "LCRFDT"
