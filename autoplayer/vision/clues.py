@@ -232,7 +232,7 @@ def split_touching(blob: Blob, digit_height: float) -> list[Glyph]:
     """Cut a blob into digits where it is too wide for one, at its thinnest columns."""
     mask = blob.mask
     h, w = mask.shape
-    widest_digit = 0.85 * max(h, digit_height)
+    widest_digit = 1.1 * max(h, digit_height)
     if w <= widest_digit or w < 4:
         return [Glyph(blob.box, mask)]
     parts = max(2, int(round(w / (0.62 * max(h, digit_height)))))
@@ -276,16 +276,22 @@ def gap_threshold(layout: ClueLayout) -> tuple[float, float]:
             mixed += [g[i].box.x - g[i - 1].box.right for i in range(1, len(g))]
     gaps = np.array(inside + mixed, dtype=float)
     scale = layout.digit_height
-    if gaps.size < 2 or gaps.max() - gaps.min() < 0.15 * scale:
-        lo = float(np.median(inside)) if inside else 0.1 * scale
-        return lo, max(lo + 0.3 * scale, 0.45 * scale)
-    lo, hi = float(gaps.min()), float(gaps.max())
-    for _ in range(20):
-        mid = (lo + hi) / 2
-        a, b = gaps[gaps <= mid], gaps[gaps > mid]
-        if a.size == 0 or b.size == 0:
-            break
-        lo, hi = float(a.mean()), float(b.mean())
-    if inside:
-        lo = min(lo, float(np.median(inside)))
-    return lo, max(hi, lo + 0.2 * scale)
+    if gaps.size >= 2:
+        lo, hi = float(gaps.min()), float(gaps.max())
+        for _ in range(20):
+            mid = (lo + hi) / 2
+            a, b = gaps[gaps <= mid], gaps[gaps > mid]
+            if a.size == 0 or b.size == 0:
+                break
+            lo, hi = float(a.mean()), float(b.mean())
+        # Two real clusters sit far apart; otherwise every gap is of one kind.
+        if hi - lo >= 0.25 * scale and hi >= 1.8 * max(lo, 1.0):
+            if inside:
+                lo = min(lo, float(np.median(inside)))
+            return lo, hi
+    typical = float(np.median(gaps)) if gaps.size else 0.0
+    if inside or (gaps.size and typical < 0.3 * scale):
+        lo = min(typical, float(np.median(inside))) if inside else typical
+        return lo, max(lo + 0.3 * scale, 0.5 * scale)
+    hi = typical if gaps.size else 0.5 * scale
+    return min(0.1 * scale, hi / 3), hi

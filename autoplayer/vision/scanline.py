@@ -133,6 +133,8 @@ class Hole:
     top: float
     bottom: float
     """Vertical extent as shares of the glyph height."""
+    weak: bool = False
+    """So small it may be a speck of antialiasing rather than a bowl."""
 
 
 def holes(glyph: np.ndarray) -> list[Hole]:
@@ -142,16 +144,25 @@ def holes(glyph: np.ndarray) -> list[Hole]:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(bg, connectivity=4)
     out = []
     outer = labels[0, 0]
-    min_area = max(1, glyph.size // 200)
+    ink_area = int(glyph.sum())
     for i in range(1, n):
-        if i == outer or stats[i, cv2.CC_STAT_AREA] < min_area:
+        if i == outer:
             continue
         y = stats[i, cv2.CC_STAT_TOP] - 1
-        out.append(Hole(y / h, (y + stats[i, cv2.CC_STAT_HEIGHT]) / h))
+        weak = stats[i, cv2.CC_STAT_AREA] < max(2, 0.03 * ink_area)
+        out.append(Hole(y / h, (y + stats[i, cv2.CC_STAT_HEIGHT]) / h, bool(weak)))
     return out
 
 
 def _hole_penalty(digit: int, found: list[Hole]) -> float:
+    """Penalty for the holes seen; a weak hole may be counted or not, whichever fits."""
+    strong = [h for h in found if not h.weak]
+    if len(strong) == len(found):
+        return _holes_fit(digit, found)
+    return min(_holes_fit(digit, strong), _holes_fit(digit, found))
+
+
+def _holes_fit(digit: int, found: list[Hole]) -> float:
     n = len(found)
     if n not in HOLES[digit]:
         return 1.5
