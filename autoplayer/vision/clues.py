@@ -24,7 +24,7 @@ BAND_CONTRAST = 0.35
 """Ink departs from its background by at least this share of the band's strongest ink."""
 STRIP_CONTRAST = 0.45
 """... and by this share of its own strip's strongest ink."""
-BAND_END_GAP = 1.6
+BAND_END_GAP = 1.2
 """A band ends after this many cell pitches without ink."""
 
 

@@ -31,7 +31,8 @@ HOLES: dict[int, tuple[int, ...]] = {
 
 PROTOTYPES: dict[int, tuple[str, ...]] = {
     0: ("CDC", "FDF", "CDTDC", "FDTDF"),
-    1: ("F", "CF", "LCF", "CCF", "C", "CLDCF", "CDCF", "LDCF", "FCF"),
+    1: ("F", "CF", "LCF", "CCF", "C", "CLDCF", "CDCF", "LDCF", "FCF", "CFDCF",
+        "CFCF"),
     2: ("CDRCLF", "CDRLF", "FRFLF", "CRCLF", "CDRCF", "FRLF", "CRLF", "CDRCLDF"),
     3: ("CDRCRDC", "FRFRF", "CRCRC", "CDRCRC", "CRCDC", "FRCRF", "CDRFRDC"),
     4: ("DFR", "DFC", "RDFR", "CDFC", "RDFC", "CDFR", "LDFR"),
