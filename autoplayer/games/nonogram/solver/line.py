@@ -148,3 +148,19 @@ def line_solve(clue: Clue | None, cells: Sequence[int]):
         elif (new_empty >> i) & 1:
             out[i] = 0
     return out
+
+
+def block_starts(clue: Clue, n: int, filled: int, empty: int) -> list[int] | None:
+    """Per block, the mask of start cells it can take in some placement; None if none fits."""
+    full = (1 << n) - 1
+    width = n + 1
+    can_empty = (full & ~filled) | (1 << n)
+    can_fill = full & ~empty
+    fwd = _forward(clue, can_empty, can_fill)
+    if not (fwd[-1] >> width) & 1:
+        return None
+    back = _backward(clue, can_empty, can_fill, width)
+    return [
+        fwd[j] & _runs(can_fill, length) & (can_empty >> length) & (back[j + 1] >> (length + 1))
+        for j, length in enumerate(clue)
+    ]

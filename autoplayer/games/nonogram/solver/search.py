@@ -17,6 +17,21 @@ if TYPE_CHECKING:
     from autoplayer.games.nonogram.model import Puzzle
 
 
+NODE_BUDGET = 40
+"""Search nodes (each fully probed) before the SAT back end takes over."""
+
+
+def _sat_back_end():
+    """`sat_solutions` when python-sat is installed, else None (search alone then)."""
+    try:
+        import pysat.solvers  # noqa: F401
+
+        from autoplayer.games.nonogram.solver.sat import sat_solutions
+    except ImportError:
+        return None
+    return sat_solutions
+
+
 class Verdict(enum.Enum):
     """What the solver proved; the values are the words the CLI prints."""
 
@@ -44,6 +59,8 @@ class SolveStats:
     probes: int = 0
     nodes: int = 0
     """Search nodes (the root counts as one once probing starts)."""
+    sat: bool = False
+    """Whether the search ran out of its node budget and the SAT back end finished."""
     seconds: float = 0.0
 
 
@@ -96,11 +113,22 @@ def _start_board(height: int, width: int, grid: np.ndarray | None) -> Board:
     return board
 
 
-def _search(engine: Engine, root: Board, max_solutions: int) -> tuple[list[Board], bool]:
-    """Depth-first search from `root` (probed in place); (solutions, whether exhausted)."""
-    solutions: list[Board] = []
+class _OverBudget(Exception):
+    """The search used its node budget; the SAT back end takes over."""
+
+
+def _search(
+    engine: Engine, root: Board, max_solutions: int, solutions: list[Board],
+    node_budget: int | None,
+) -> bool:
+    """Depth-first search from `root` (probed in place), adding to `solutions`.
+
+    Returns whether the search space was exhausted (False: stopped at max_solutions).
+    """
     stack = [root]
     while stack:
+        if node_budget is not None and engine.nodes >= node_budget:
+            raise _OverBudget
         board = stack.pop()
         engine.nodes += 1
         engine.check_time()
@@ -118,8 +146,8 @@ def _search(engine: Engine, root: Board, max_solutions: int) -> tuple[list[Board
             stack.append(first)
             continue
         if len(solutions) >= max_solutions:
-            return solutions, False
-    return solutions, True
+            return False
+    return True
 
 
 def solve(
@@ -144,9 +172,11 @@ def solve(
     engine = Engine(puzzle.rows, puzzle.columns, deadline)
     board = _start_board(height, width, grid)
 
+    sat_used = False
+
     def result(verdict: Verdict, solutions: list[Board] = (), bad: Line | None = None):
         stats = SolveStats(
-            engine.lines_solved, engine.cache_hits, engine.probes, engine.nodes,
+            engine.lines_solved, engine.cache_hits, engine.probes, engine.nodes, sat_used,
             time.monotonic() - start,
         )
         return SolveResult(
@@ -162,7 +192,21 @@ def solve(
             return result(Verdict.LINE_SOLVABLE, [board])
         if logic_only:
             return result(Verdict.STALLED)
-        solutions, exhausted = _search(engine, board, max_solutions)
+        solutions: list[Board] = []
+        try:
+            sat = _sat_back_end()
+            budget = None if sat is None else NODE_BUDGET
+            exhausted = _search(engine, board, max_solutions, solutions, budget)
+        except _OverBudget:
+            sat_used = True
+            remaining = None if deadline is None else deadline - time.monotonic()
+            more, exhausted = sat(
+                puzzle.rows, puzzle.columns, board, max_solutions - len(solutions), solutions,
+                remaining,
+            )
+            if not exhausted and len(solutions) + len(more) < max_solutions:
+                raise Timeout from None
+            solutions += more
     except Timeout:
         return result(Verdict.TIMEOUT)
     if len(solutions) >= 2:
