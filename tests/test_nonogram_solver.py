@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 
 from autoplayer.games.nonogram.formats import load_puzzle
 from autoplayer.games.nonogram.model import (
-    EMPTY, FILLED, UNKNOWN, Puzzle, line_clue, puzzle_from_grid, satisfies,
+    EMPTY,
+    FILLED,
+    UNKNOWN,
+    Puzzle,
+    line_clue,
+    puzzle_from_grid,
+    satisfies,
 )
 from autoplayer.games.nonogram.solver import Verdict, solve
 from autoplayer.games.nonogram.solver import search as search_module
