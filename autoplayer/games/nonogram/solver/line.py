@@ -49,21 +49,22 @@ def _reverse(x: int, width: int) -> int:
     return int(format(x, f"0{width}b")[::-1], 2) if x else 0
 
 
-def _forward(clue: Clue, can_empty: int, can_fill: int) -> list[int]:
+def _forward(clue: Clue, can_empty: int, runs: dict[int, int]) -> list[int]:
     """reach[j]: positions p where cells [0, p) can hold the first j blocks, each then a gap.
 
-    Cells are those of the padded line; `can_empty` has the pad's bit set.
+    Cells are those of the padded line; `can_empty` has the pad's bit set and
+    `runs[length]` is `_runs(can_fill, length)`.
     """
     allowed = can_empty << 1  # position q follows position q-1 over an empty cell
-    reach = 1 | _fill(allowed, 2 & allowed)
+    seeds = 2 & allowed
+    reach = 1 | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
     out = [reach]
     for length in clue:
-        starts = reach & _runs(can_fill, length) & (can_empty >> length)
-        if not starts:
-            out.extend(0 for _ in range(len(clue) + 1 - len(out)))
-            return out
         # each block ends on its gap cell, so the landing positions lie in `allowed`
-        reach = _fill(allowed, starts << (length + 1))
+        seeds = (reach & runs[length] & (can_empty >> length)) << (length + 1)
+        if not seeds:
+            return []
+        reach = (((allowed + seeds) ^ allowed) | seeds) & allowed
         out.append(reach)
     return out
 
@@ -77,17 +78,37 @@ def _backward(clue: Clue, can_empty: int, can_fill: int, width: int) -> list[int
     rev_empty = _reverse(can_empty, width)
     rev_fill = _reverse(can_fill, width)
     allowed = rev_empty << 1
-    reach = 1 | _fill(allowed, 2 & allowed)
+    seeds = 2 & allowed
+    reach = 1 | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
     rev = [reach]
+    runs: dict[int, int] = {}
     for length in reversed(clue):
-        starts = reach & rev_empty & (_runs(rev_fill, length) >> 1)
-        if not starts:
+        r = runs.get(length)
+        if r is None:
+            r = runs[length] = _runs(rev_fill, length) >> 1
+        landed = (reach & rev_empty & r) << (length + 1)
+        if not landed:
             return []
-        landed = starts << (length + 1)  # after a filled cell: not in `allowed`
-        reach = landed | _fill(allowed, (landed << 1) & allowed)
+        seeds = (landed << 1) & allowed  # `landed` follows a filled cell: not in `allowed`
+        reach = landed | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
         rev.append(reach)
     # positions 0..width of the reversed line map to width..0 of ours
-    return [_reverse(r, width + 1) for r in reversed(rev)]
+    fmt = f"0{width + 1}b"
+    return [int(format(r, fmt)[::-1], 2) for r in reversed(rev)]
+
+
+def _plan(clue: Clue, n: int, filled: int, empty: int):
+    """The forward and backward reach sets, or None when no placement fits."""
+    full = (1 << n) - 1
+    width = n + 1  # with the pad cell
+    can_empty = (full & ~filled) | (1 << n)
+    can_fill = full & ~empty
+    runs = {length: _runs(can_fill, length) for length in set(clue)}
+    fwd = _forward(clue, can_empty, runs)
+    if not fwd or not (fwd[-1] >> width) & 1:
+        return None
+    back = _backward(clue, can_empty, can_fill, width)
+    return can_empty, runs, fwd, back
 
 
 def solve_masks(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | None:
@@ -95,23 +116,19 @@ def solve_masks(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] 
     full = (1 << n) - 1
     if not clue:
         return None if filled else (0, full)
-    width = n + 1  # with the pad cell
-    can_empty = (full & ~filled) | (1 << n)
-    can_fill = full & ~empty
-    fwd = _forward(clue, can_empty, can_fill)
-    if not (fwd[-1] >> width) & 1:
+    plan = _plan(clue, n, filled, empty)
+    if plan is None:
         return None
-    back = _backward(clue, can_empty, can_fill, width)
+    can_empty, runs, fwd, back = plan
     may_fill = 0
     may_empty = 0
     for j, length in enumerate(clue):
-        starts = fwd[j] & _runs(can_fill, length) & (can_empty >> length) & (
-            back[j + 1] >> (length + 1)
-        )
+        starts = fwd[j] & runs[length] & (can_empty >> length) & (back[j + 1] >> (length + 1))
         may_fill |= _spread(starts, length)
         may_empty |= starts << length
-    for j in range(len(clue) + 1):
-        may_empty |= fwd[j] & (back[j] >> 1) & can_empty
+        may_empty |= fwd[j] & (back[j] >> 1)
+    may_empty |= fwd[-1] & (back[-1] >> 1)
+    may_empty &= can_empty
     return full & ~may_empty, full & ~may_fill
 
 
@@ -152,15 +169,11 @@ def line_solve(clue: Clue | None, cells: Sequence[int]):
 
 def block_starts(clue: Clue, n: int, filled: int, empty: int) -> list[int] | None:
     """Per block, the mask of start cells it can take in some placement; None if none fits."""
-    full = (1 << n) - 1
-    width = n + 1
-    can_empty = (full & ~filled) | (1 << n)
-    can_fill = full & ~empty
-    fwd = _forward(clue, can_empty, can_fill)
-    if not (fwd[-1] >> width) & 1:
+    plan = _plan(clue, n, filled, empty)
+    if plan is None:
         return None
-    back = _backward(clue, can_empty, can_fill, width)
+    can_empty, runs, fwd, back = plan
     return [
-        fwd[j] & _runs(can_fill, length) & (can_empty >> length) & (back[j + 1] >> (length + 1))
+        fwd[j] & runs[length] & (can_empty >> length) & (back[j + 1] >> (length + 1))
         for j, length in enumerate(clue)
     ]

@@ -11,11 +11,14 @@ filled cell is covered by some start.
 
 from __future__ import annotations
 
-import threading
+import time
 from collections.abc import Sequence
 
 from autoplayer.games.nonogram.solver.line import Clue, block_starts
 from autoplayer.games.nonogram.solver.propagate import Board
+
+_CONFLICT_SLICE = 2000
+"""Conflicts per solver call between two looks at the clock (a few ms to ~0.1 s)."""
 
 
 def _bits(mask: int) -> list[int]:
@@ -104,30 +107,28 @@ def sat_solutions(
         for r in range(height)
         for c in _bits(((1 << width) - 1) & ~(board.rows_f[r] | board.rows_e[r]))
     ]
+    deadline = None if seconds is None else time.monotonic() + seconds
     found: list[Board] = []
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
         for other in exclude:
             solver.add_clause([-v if other.value(*divmod(v - 1, width)) else v for v in unknown])
-        timer = None
-        if seconds is not None:
-            timer = threading.Timer(max(seconds, 0.0), solver.interrupt)
-            timer.start()
-        try:
-            while len(found) < wanted:
-                status = solver.solve_limited(expect_interrupt=True)
-                if status is None:
+        while len(found) < wanted:
+            # CaDiCaL cannot be interrupted from another thread, so it runs in slices
+            # of conflicts (keeping what it learned) and the clock is read in between
+            status = None
+            while status is None:
+                if deadline is not None and time.monotonic() > deadline:
                     return found, False
-                if not status:
-                    return found, True
-                model = solver.get_model()
-                true = set(v for v in model[: height * width] if v > 0)
-                solution = Board.blank(height, width)
-                for r in range(height):
-                    for c in range(width):
-                        solution.set_cell(r, c, r * width + c + 1 in true)
-                found.append(solution)
-                solver.add_clause([-v if v in true else v for v in unknown])
-        finally:
-            if timer is not None:
-                timer.cancel()
+                solver.conf_budget(_CONFLICT_SLICE)
+                status = solver.solve_limited()
+            if not status:
+                return found, True
+            model = solver.get_model()
+            true = {v for v in model[: height * width] if v > 0}
+            solution = Board.blank(height, width)
+            for r in range(height):
+                for c in range(width):
+                    solution.set_cell(r, c, r * width + c + 1 in true)
+            found.append(solution)
+            solver.add_clause([-v if v in true else v for v in unknown])
     return found, False

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from autoplayer.games.nonogram.model import Puzzle
 
 
-NODE_BUDGET = 40
+NODE_BUDGET = 4
 """Search nodes (each fully probed) before the SAT back end takes over."""
 
 
