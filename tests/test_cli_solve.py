@@ -111,6 +111,9 @@ def test_out_refuses_unknown_extension_and_the_input_itself(capsys, tmp_path: Pa
     path.write_text(CONTRADICTION_NON)
     code, _, err = run(capsys, str(path), "--out", str(tmp_path / "x.unknown"))
     assert code == 2 and "extension" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run(capsys, str(path), "--out", str(tmp_path / "clues-only.nin"))
+    assert code == 2 and "cannot hold a solution" in err
+    assert not (tmp_path / "clues-only.nin").exists()
     code, _, err = run(capsys, str(path), "--out", str(path))
     assert code == 2 and "input file" in err
     assert path.read_text() == CONTRADICTION_NON

@@ -121,10 +121,14 @@ def _check_output(source: Path, out: Path) -> None:
     """Refuse to overwrite the input, and fail before solving on an unknown extension."""
     from autoplayer.games.nonogram.formats import FORMATS, format_for_extension
 
-    if format_for_extension(out) is None:
-        known = ", ".join(f"{ext} ({f.name})" for f in FORMATS.values() for ext in f.extensions)
+    fmt = format_for_extension(out)
+    with_solution = [f for f in FORMATS.values() if "solution" in f.carries]
+    known = ", ".join(f"{ext} ({f.name})" for f in with_solution for ext in f.extensions)
+    if fmt is None:
         raise UserError(f"{out}: cannot tell the output format from the extension; "
                         f"use one of {known}")
+    if "solution" not in FORMATS[fmt].carries:
+        raise UserError(f"{out}: the {fmt} format cannot hold a solution; use one of {known}")
     if source.exists() and out.exists() and os.path.samefile(source, out):
         raise UserError(f"{out}: is the input file; refusing to overwrite it")
     if source.resolve() == out.resolve():
