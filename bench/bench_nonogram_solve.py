@@ -87,8 +87,10 @@ def in_process(puzzles: list[Path]) -> tuple[str, dict[str, str]]:
         median = _median_time(lambda p=puzzle: solve(p), repeat)
         s = result.stats
         ok = ""
-        if puzzle.solution is not None and result.verdict.value in ("line-solvable", "unique"):
-            ok = "" if (result.solutions[0] == puzzle.solution).all() else " (**differs from goal**)"
+        goal = puzzle.solution
+        proven = result.verdict.value in ("line-solvable", "unique")
+        if proven and goal is not None and (result.solutions[0] != goal).any():
+            ok = " (**differs from goal**)"
         rows.append(
             f"| {path.name} | {size} | {result.verdict.value}{ok} | {_fmt(median)} | {repeat} | "
             f"{s.lines_solved} | {s.probes} | {s.nodes} | {'yes' if s.sat else 'no'} |"
@@ -201,6 +203,8 @@ def side_by_side(puzzles: list[Path], verdicts: dict[str, str]) -> tuple[str, li
 
 
 def main() -> None:
+    from autoplayer.games.nonogram.solver.search import NODE_BUDGET
+
     load = os.getloadavg()[0]
     puzzles = _puzzles()
     table, verdicts = in_process(puzzles)
@@ -221,10 +225,9 @@ run started: {load:.2f} (2 cores shared with other work: treat differences under
 ### In process: `solve(puzzle)` (verdict proven; two solutions searched for)
 
 The pipeline: complete bit-parallel line solver with a line cache, propagation to a
-fixpoint, probing, probe-guided search for up to {__import__(
-        "autoplayer.games.nonogram.solver.search", fromlist=["NODE_BUDGET"]).NODE_BUDGET}
-nodes, then the CaDiCaL SAT back end (column SAT) on what is left. Median of
-the runs shown. knotty and faase (which no known solver finishes) run once with a
+fixpoint, probing, probe-guided search for up to {NODE_BUDGET} probed nodes, then
+the CaDiCaL SAT back end on what is left (column SAT). Median of the runs shown.
+knotty and faase (which no known solver finishes) run once with a
 {UNFINISHED_LIMIT:g} s limit; the row says how far logic got.
 
 {table}
