@@ -35,16 +35,6 @@ def _runs(can_fill: int, length: int) -> int:
     return runs
 
 
-def _spread(starts: int, length: int) -> int:
-    """Cells covered by a block of `length` at any of `starts`."""
-    cover, have = starts, 1
-    while have < length:
-        step = have if have <= length - have else length - have
-        cover |= cover << step
-        have += step
-    return cover
-
-
 def _reverse(x: int, width: int) -> int:
     return int(format(x, f"0{width}b")[::-1], 2) if x else 0
 
@@ -112,22 +102,86 @@ def _plan(clue: Clue, n: int, filled: int, empty: int):
 
 
 def solve_masks(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | None:
-    """(filled, empty) of a line after complete line logic, or None if no placement fits."""
+    """(filled, empty) of a line after complete line logic, or None if no placement fits.
+
+    The hot path of the whole solver, so `_plan`'s steps are inlined here, and the
+    k+1 backward reach sets are reversed in one go: packed side by side into one
+    integer, whose reversal reverses each set and their order.
+    """
     full = (1 << n) - 1
     if not clue:
         return None if filled else (0, full)
-    plan = _plan(clue, n, filled, empty)
-    if plan is None:
+    width = n + 1
+    can_empty = (full & ~filled) | (1 << n)
+    can_fill = full & ~empty
+    runs: dict[int, int] = {}
+    for length in clue:
+        if length not in runs:
+            r, have = can_fill, 1
+            while have < length:
+                step = have if have <= length - have else length - have
+                r &= r >> step
+                have += step
+            runs[length] = r
+    allowed = can_empty << 1
+    seeds = 2 & allowed
+    reach = 1 | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
+    fwd = [reach]
+    for length in clue:
+        seeds = (reach & runs[length] & (can_empty >> length)) << (length + 1)
+        if not seeds:
+            return None
+        reach = (((allowed + seeds) ^ allowed) | seeds) & allowed
+        fwd.append(reach)
+    if not (reach >> width) & 1:
         return None
-    can_empty, runs, fwd, back = plan
+    # backward: forward over the reversed line, where each block is "a gap, then the block"
+    fmt = f"0{width}b"
+    rev_empty = int(format(can_empty, fmt)[::-1], 2)
+    rev_fill = int(format(can_fill, fmt)[::-1], 2) if can_fill else 0
+    allowed = rev_empty << 1
+    seeds = 2 & allowed
+    reach = 1 | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
+    stride = width + 1
+    packed = reach
+    shift = 0
+    rruns: dict[int, int] = {}
+    for length in reversed(clue):
+        r = rruns.get(length)
+        if r is None:
+            r, have = rev_fill, 1
+            while have < length:
+                step = have if have <= length - have else length - have
+                r &= r >> step
+                have += step
+            r >>= 1
+            rruns[length] = r
+        landed = (reach & rev_empty & r) << (length + 1)
+        seeds = (landed << 1) & allowed
+        reach = landed | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
+        shift += stride
+        packed |= reach << shift
+    k = len(clue)
+    total = stride * (k + 1)
+    # reversing the packed string reverses each set and their order: back[j] sits at j*stride
+    unpacked = int(format(packed, f"0{total}b")[::-1], 2)
+    mask = (1 << stride) - 1
     may_fill = 0
     may_empty = 0
+    back_j = unpacked & mask
     for j, length in enumerate(clue):
-        starts = fwd[j] & runs[length] & (can_empty >> length) & (back[j + 1] >> (length + 1))
-        may_fill |= _spread(starts, length)
-        may_empty |= starts << length
-        may_empty |= fwd[j] & (back[j] >> 1)
-    may_empty |= fwd[-1] & (back[-1] >> 1)
+        back_next = (unpacked >> ((j + 1) * stride)) & mask
+        fj = fwd[j]
+        starts = fj & runs[length] & (can_empty >> length) & (back_next >> (length + 1))
+        cover, have = starts, 1
+        while have < length:
+            step = have if have <= length - have else length - have
+            cover |= cover << step
+            have += step
+        may_fill |= cover
+        may_empty |= (starts << length) | (fj & (back_j >> 1))
+        back_j = back_next
+    may_empty |= fwd[-1] & (back_j >> 1)
     may_empty &= can_empty
     return full & ~may_empty, full & ~may_fill
 
