@@ -101,8 +101,58 @@ def _plan(clue: Clue, n: int, filled: int, empty: int):
     return can_empty, runs, fwd, back
 
 
+def _block_lengths(filled: int) -> list[int]:
+    """The run lengths of a mask of filled cells, lowest cells first."""
+    out = []
+    while filled:
+        low = (filled & -filled).bit_length() - 1
+        run = filled >> low
+        length = (~run & (run + 1)).bit_length() - 1
+        out.append(length)
+        filled = (run >> length) << (low + length)
+    return out
+
+
 def solve_masks(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | None:
     """(filled, empty) of a line after complete line logic, or None if no placement fits.
+
+    A known stretch at either end that closes with an empty cell holds whole
+    blocks: they are matched against the clue and cut off, and the dynamic
+    programme runs on what is left (late in a solve, most of the line).
+    """
+    full = (1 << n) - 1
+    known = filled | empty
+    if known == full:
+        return (filled, empty) if tuple(_block_lengths(filled)) == clue else None
+    lead = (~known & (known + 1)).bit_length() - 1  # known cells at the start
+    edge = empty & ((1 << lead) - 1)
+    start = edge.bit_length()  # cells [0, start) are known and cell start-1 is empty
+    top = (full & ~known).bit_length()  # cells [top, n) are known
+    edge = empty >> top
+    stop = top + (edge & -edge).bit_length() - 1 if edge else n  # cell stop is empty
+    if start == 0 and stop == n:
+        return _solve_dp(clue, n, filled, empty)
+    head = _block_lengths(filled & ((1 << start) - 1))
+    tail = _block_lengths(filled >> stop) if stop < n else []
+    k = len(clue)
+    if len(head) + len(tail) > k or tuple(head) != clue[: len(head)]:
+        return None
+    if tail and tuple(tail) != clue[k - len(tail):]:
+        return None
+    width = stop - start
+    window = (1 << width) - 1
+    inner = _solve_dp(
+        clue[len(head): k - len(tail)], width, (filled >> start) & window,
+        (empty >> start) & window,
+    )
+    if inner is None:
+        return None
+    outside = full & ~(window << start)
+    return (filled & outside) | (inner[0] << start), (empty & outside) | (inner[1] << start)
+
+
+def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | None:
+    """`solve_masks` by the dynamic programme over the whole line.
 
     The hot path of the whole solver, so `_plan`'s steps are inlined here, and the
     k+1 backward reach sets are reversed in one go: packed side by side into one
@@ -114,21 +164,22 @@ def solve_masks(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] 
     width = n + 1
     can_empty = (full & ~filled) | (1 << n)
     can_fill = full & ~empty
-    runs: dict[int, int] = {}
+    # fits[length]: starts where a block of that length and its gap cell fit
+    fits: dict[int, int] = {}
     for length in clue:
-        if length not in runs:
+        if length not in fits:
             r, have = can_fill, 1
             while have < length:
                 step = have if have <= length - have else length - have
                 r &= r >> step
                 have += step
-            runs[length] = r
+            fits[length] = r & (can_empty >> length)
     allowed = can_empty << 1
     seeds = 2 & allowed
     reach = 1 | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
     fwd = [reach]
     for length in clue:
-        seeds = (reach & runs[length] & (can_empty >> length)) << (length + 1)
+        seeds = (reach & fits[length]) << (length + 1)
         if not seeds:
             return None
         reach = (((allowed + seeds) ^ allowed) | seeds) & allowed
@@ -145,34 +196,32 @@ def solve_masks(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] 
     stride = width + 1
     packed = reach
     shift = 0
-    rruns: dict[int, int] = {}
+    rev_fits: dict[int, int] = {}
     for length in reversed(clue):
-        r = rruns.get(length)
+        r = rev_fits.get(length)
         if r is None:
             r, have = rev_fill, 1
             while have < length:
                 step = have if have <= length - have else length - have
                 r &= r >> step
                 have += step
-            r >>= 1
-            rruns[length] = r
-        landed = (reach & rev_empty & r) << (length + 1)
+            r = rev_fits[length] = rev_empty & (r >> 1)
+        landed = (reach & r) << (length + 1)
         seeds = (landed << 1) & allowed
         reach = landed | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
         shift += stride
         packed |= reach << shift
-    k = len(clue)
-    total = stride * (k + 1)
     # reversing the packed string reverses each set and their order: back[j] sits at j*stride
-    unpacked = int(format(packed, f"0{total}b")[::-1], 2)
+    back = int(format(packed, f"0{stride * (len(clue) + 1)}b")[::-1], 2)
     mask = (1 << stride) - 1
     may_fill = 0
     may_empty = 0
-    back_j = unpacked & mask
+    back_j = back & mask
     for j, length in enumerate(clue):
-        back_next = (unpacked >> ((j + 1) * stride)) & mask
+        back >>= stride
+        back_next = back & mask
         fj = fwd[j]
-        starts = fj & runs[length] & (can_empty >> length) & (back_next >> (length + 1))
+        starts = fj & fits[length] & (back_next >> (length + 1))
         cover, have = starts, 1
         while have < length:
             step = have if have <= length - have else length - have

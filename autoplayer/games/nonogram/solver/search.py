@@ -22,13 +22,20 @@ NODE_BUDGET = 4
 
 
 def _sat_back_end():
-    """`sat_solutions` when python-sat is installed, else None (search alone then)."""
-    try:
-        import pysat.solvers  # noqa: F401
+    """`sat_solutions` when python-sat is installed, else None (search alone then).
 
-        from autoplayer.games.nonogram.solver.sat import sat_solutions
-    except ImportError:
+    Only looked up, not imported, here: most searches end within the budget.
+    """
+    from importlib.util import find_spec
+
+    if find_spec("pysat") is None:
         return None
+
+    def sat_solutions(*args, **kwargs):
+        from autoplayer.games.nonogram.solver.sat import sat_solutions
+
+        return sat_solutions(*args, **kwargs)
+
     return sat_solutions
 
 
