@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -32,22 +33,30 @@ UNFINISHED = ("knotty.non", "faase.non")
 PEERS = ("nonogram", "picross-solver", "puzzlekit")
 PEER_LIMIT = float(os.environ.get("BENCH_PEER_LIMIT", "30"))
 UNFINISHED_LIMIT = 10.0
+REPEATS = 5
+timings: dict[str, tuple[str, float, float]] = {}
+"""puzzle -> (verdict, median wall, median CPU) of the in-process run, for the summary."""
 
 
 def _puzzles() -> list[Path]:
+    """Every puzzle in shared/nonograms, or those named in BENCH_ONLY (comma-separated)."""
+    only = {n for n in os.environ.get("BENCH_ONLY", "").split(",") if n}
     return sorted(
-        (p for p in SHARED.rglob("*") if p.suffix in (".non", ".nin")),
+        (p for p in SHARED.rglob("*")
+         if p.suffix in (".non", ".nin") and (not only or p.name in only)),
         key=lambda p: (p.name in UNFINISHED, p.parent.name, p.name),
     )
 
 
-def _median_time(fn, repeat: int) -> float:
-    times = []
+def _median_time(fn, repeat: int) -> tuple[float, float]:
+    """Median wall and median CPU seconds of `repeat` calls."""
+    walls, cpus = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def _fmt(seconds: float | None) -> str:
@@ -63,10 +72,12 @@ def in_process(puzzles: list[Path]) -> tuple[str, dict[str, str]]:
     from autoplayer.games.nonogram.solver import solve
 
     rows = [
-        "| puzzle | size | verdict | median | runs | line solves | probes | nodes | SAT |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| puzzle | size | verdict | median wall | median CPU | runs | line solves | probes "
+        "| nodes | SAT |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     verdicts = {}
+    timings.clear()
     for path in puzzles:
         puzzle = load_puzzle(path)
         size = f"{puzzle.width}x{puzzle.height}"
@@ -76,7 +87,7 @@ def in_process(puzzles: list[Path]) -> tuple[str, dict[str, str]]:
             s = result.stats
             rows.append(
                 f"| {path.name} | {size} | {result.verdict.value} at {UNFINISHED_LIMIT:g} s: "
-                f"{result.decided}/{cells} cells decided | – | 1 | {s.lines_solved} | "
+                f"{result.decided}/{cells} cells decided | – | – | 1 | {s.lines_solved} | "
                 f"{s.probes} | {s.nodes} | {'yes' if s.sat else 'no'} |"
             )
             verdicts[path.name] = result.verdict.value
@@ -84,7 +95,8 @@ def in_process(puzzles: list[Path]) -> tuple[str, dict[str, str]]:
         result = solve(puzzle)
         first = result.stats.seconds
         repeat = 15 if first < 0.05 else 5 if first < 1 else 3
-        median = _median_time(lambda p=puzzle: solve(p), repeat)
+        median, cpu = _median_time(lambda p=puzzle: solve(p), repeat)
+        timings[path.name] = (result.verdict.value, median, cpu)
         s = result.stats
         ok = ""
         goal = puzzle.solution
@@ -92,30 +104,26 @@ def in_process(puzzles: list[Path]) -> tuple[str, dict[str, str]]:
         if proven and goal is not None and (result.solutions[0] != goal).any():
             ok = " (**differs from goal**)"
         rows.append(
-            f"| {path.name} | {size} | {result.verdict.value}{ok} | {_fmt(median)} | {repeat} | "
+            f"| {path.name} | {size} | {result.verdict.value}{ok} | {_fmt(median)} | {_fmt(cpu)} "
+            f"| {repeat} | "
             f"{s.lines_solved} | {s.probes} | {s.nodes} | {'yes' if s.sat else 'no'} |"
         )
         verdicts[path.name] = result.verdict.value
     return "\n".join(rows), verdicts
 
 
-def _run(cmd: list[str], limit: float) -> tuple[float | None, str, int]:
+def _run(cmd: list[str], limit: float) -> tuple[float | None, float, str, int]:
+    """(wall seconds or None on time-out, CPU seconds of the child, stdout, exit code)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=limit, cwd=REPO)
     except subprocess.TimeoutExpired:
-        return None, "", -1
-    return time.perf_counter() - t0, proc.stdout, proc.returncode
-
-
-def _whole_process(cmd: list[str], limit: float) -> tuple[float | None, str, int]:
-    """Median of 3 runs when a run is quick, else the single run."""
-    first = _run(cmd, limit)
-    if first[0] is None or first[0] > 2:
-        return first
-    runs = [first, _run(cmd, limit), _run(cmd, limit)]
-    runs.sort(key=lambda r: r[0] if r[0] is not None else float("inf"))
-    return runs[1]
+        return None, float("nan"), "", -1
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, proc.stdout, proc.returncode
 
 
 def cold_start() -> str:
@@ -127,10 +135,12 @@ def cold_start() -> str:
         ("`autoplayer solve webpbn-00006.non` (20x20)",
          [sys.executable, "-m", "autoplayer", "solve", str(cat)]),
     ]
-    rows = ["| command | median of 7 (wall) |", "|---|---|"]
+    rows = ["| command | wall, median of 7 | CPU (user+sys), median of 7 |", "|---|---|---|"]
     for name, cmd in cases:
-        times = sorted(_run(cmd, 30)[0] or float("nan") for _ in range(7))
-        rows.append(f"| {name} | {_fmt(times[3])} |")
+        runs = [_run(cmd, 30) for _ in range(7)]
+        wall = statistics.median(r[0] or float("nan") for r in runs)
+        cpu = statistics.median(r[1] for r in runs)
+        rows.append(f"| {name} | {_fmt(wall)} | {_fmt(cpu)} |")
     return "\n".join(rows)
 
 
@@ -141,12 +151,19 @@ def _peer_installed(peer: str) -> bool:
     return probe.returncode == 0
 
 
+def _cell(took: float | None, cpu: float, limit: float) -> str:
+    if took is None:
+        return f"> {limit:g} s"
+    return f"{_fmt(took)} ({_fmt(cpu)})"
+
+
 def side_by_side(puzzles: list[Path], verdicts: dict[str, str]) -> tuple[str, list[str]]:
+    """Ours and every peer on each puzzle, runs interleaved so load changes hit all alike."""
     from autoplayer.games.nonogram.formats import load_puzzle
     from autoplayer.games.nonogram.model import clues_of
 
     installed = [p for p in PEERS if _peer_installed(p)]
-    header = "| puzzle | verdict | ours | " + " | ".join(PEERS) + " | ours fastest? |"
+    header = "| puzzle | verdict | ours | " + " | ".join(PEERS) + " | ours fastest (wall)? |"
     rows = [header, "|---" * (len(PEERS) + 4) + "|"]
     losses = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -158,24 +175,43 @@ def side_by_side(puzzles: list[Path], verdicts: dict[str, str]) -> tuple[str, li
                  "columns": [list(c) for c in puzzle.columns]}
             ))
             ours_cmd = [sys.executable, "-m", "autoplayer", "solve", str(path)]
-            limit = PEER_LIMIT
             if path.name in UNFINISHED:
                 ours_cmd += ["--timeout", f"{UNFINISHED_LIMIT:g}"]
-            ours, _, code = _whole_process(ours_cmd, limit + UNFINISHED_LIMIT)
-            ours_text = _fmt(ours) if ours is not None else f"> {limit:g} s"
-            if path.name in UNFINISHED:
-                ours_text += " (timeout)" if code == 5 else ""
+            commands = {"ours": ours_cmd}
+            for peer in installed:
+                commands[peer] = [sys.executable, str(REPO / "bench" / "nonogram_peers.py"),
+                                  peer, str(clue_file)]
+            runs: dict[str, list] = {name: [] for name in commands}
+            active = dict(commands)
+            for _ in range(REPEATS):
+                for name, cmd in list(active.items()):
+                    result = _run(cmd, PEER_LIMIT + (UNFINISHED_LIMIT if name == "ours" else 0))
+                    runs[name].append(result)
+                    failed = name != "ours" and result[3] != 0
+                    if result[0] is None or result[0] > 2 or failed:
+                        del active[name]  # slow or failing: one run is enough
+            summary = {}
+            for name, results in runs.items():
+                done = [r for r in results if r[0] is not None]
+                if len(done) < len(results) or not done:
+                    summary[name] = (None, float("nan"), "", -1)
+                    continue
+                walls = sorted(done, key=lambda r: r[0])
+                mid = walls[len(walls) // 2]
+                summary[name] = (mid[0], statistics.median(r[1] for r in done), mid[2], mid[3])
+            ours, ours_cpu, _, code = summary["ours"]
+            ours_text = _cell(ours, ours_cpu, PEER_LIMIT)
+            if path.name in UNFINISHED and code == 5:
+                ours_text += " timeout"
             cells = []
             best_peer = None
             for peer in PEERS:
                 if peer not in installed:
                     cells.append("not installed")
                     continue
-                cmd = [sys.executable, str(REPO / "bench" / "nonogram_peers.py"), peer,
-                       str(clue_file)]
-                took, out, code = _whole_process(cmd, limit)
+                took, cpu, out, code = summary[peer]
                 if took is None:
-                    cells.append(f"> {limit:g} s")
+                    cells.append(_cell(None, cpu, PEER_LIMIT))
                     continue
                 grid_rows = [line for line in out.split() if line]
                 valid = False
@@ -183,10 +219,10 @@ def side_by_side(puzzles: list[Path], verdicts: dict[str, str]) -> tuple[str, li
                     grid = [[int(ch) for ch in line] for line in grid_rows]
                     valid = clues_of(grid) == (puzzle.rows, puzzle.columns)
                 if not valid:
-                    cells.append(f"{_fmt(took)} (no valid solution)" if code == 0
+                    cells.append(f"{_fmt(took)}: no valid solution" if code == 0
                                  else f"failed (exit {code})")
                     continue
-                cells.append(_fmt(took))
+                cells.append(_cell(took, cpu, PEER_LIMIT))
                 best_peer = took if best_peer is None else min(best_peer, took)
             if ours is None:
                 fastest = "no"
@@ -194,7 +230,7 @@ def side_by_side(puzzles: list[Path], verdicts: dict[str, str]) -> tuple[str, li
                 fastest = "yes (no peer solved it)"
             else:
                 fastest = "yes" if ours < best_peer else "**no**"
-            if fastest.startswith("**no") or fastest == "no":
+            if "no" in fastest.split("*") or fastest == "no":
                 losses.append(path.name)
             rows.append(f"| {path.name} | {verdicts.get(path.name, '')} | {ours_text} | "
                         + " | ".join(cells) + f" | {fastest} |")
@@ -216,6 +252,18 @@ def main() -> None:
         "Ours faster than the fastest peer on every puzzle."
         if not losses else f"Ours is **not** the fastest on: {', '.join(losses)}."
     )
+    line = [(w, c, n) for n, (v, w, c) in timings.items() if v == "line-solvable"]
+    slowest = max(line)
+    forever = timings.get("webpbn-06574.non")
+    others = [(w, n) for n, (v, w, _) in timings.items() if n != "webpbn-06574.non"]
+    targets = (
+        f"- Line-solvable puzzles: slowest median {_fmt(slowest[0])} wall, "
+        f"{_fmt(max(c for _, c, _ in line))} CPU ({slowest[2]}); target 20 ms.\n"
+        + (f"- Forever (webpbn-06574): {forever[0]}, {_fmt(forever[1])} wall, "
+           f"{_fmt(forever[2])} CPU; target 2 s.\n" if forever else "")
+        + f"- Every other puzzle: slowest {_fmt(max(others)[0])} ({max(others)[1]}); "
+        "target 10 s.\n"
+    )
     write_section("nonogram-solve", f"""## Nonogram solver (`bench/bench_nonogram_solve.py`)
 
 Command: `.venv/bin/python -m bench.run_all nonogram_solve`. Load average when the
@@ -226,20 +274,24 @@ run started: {load:.2f} (2 cores shared with other work: treat differences under
 
 The pipeline: complete bit-parallel line solver with a line cache, propagation to a
 fixpoint, probing, probe-guided search for up to {NODE_BUDGET} probed nodes, then
-the CaDiCaL SAT back end on what is left (column SAT). Median of the runs shown.
+the CaDiCaL SAT back end on what is left. Median of the runs shown.
 knotty and faase (which no known solver finishes) run once with a
 {UNFINISHED_LIMIT:g} s limit; the row says how far logic got.
 
 {table}
 
+{targets}
 ### Cold start
 
 {start}
 
 ### Whole process, side by side with the PyPI peers
 
-Wall time of one process per puzzle (median of 3 when under 2 s), limit
-{PEER_LIMIT:g} s. Ours parses the file, proves the verdict (unique/multiple) and
+Wall time of one process per puzzle, and in brackets its CPU time (user+sys,
+which the load on this shared machine disturbs far less than wall time). Median
+of {REPEATS} runs, interleaved ours/peer/peer/peer so that load changes hit all
+alike; a solver whose run takes over 2 s or fails runs once. Limit {PEER_LIMIT:g} s.
+Ours parses the file, proves the verdict (unique/multiple) and
 prints the grid; each peer gets the clues pre-parsed as JSON and only finds one
 solution (none of them checks uniqueness). A peer's grid is checked against the
 clues. `nonogram` falls back to Gurobi (not installed) when its search gives up
