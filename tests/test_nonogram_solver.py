@@ -209,3 +209,13 @@ def test_unknown_clues_constrain_nothing(shared_dir: Path) -> None:
     free = solve(everything_unknown)
     assert free.verdict is Verdict.MULTIPLE
     assert (free.grid == UNKNOWN).all()
+
+
+def test_timeout_keeps_the_solutions_found_in_time() -> None:
+    # 2^36 grids fit six unknown row and column clues: no search can list them all
+    free = Puzzle((None,) * 6, (None,) * 6)
+    result = solve(free, max_solutions=10**9, timeout=0.5)
+    assert result.verdict is Verdict.TIMEOUT
+    assert len(result.solutions) >= 2
+    assert len({g.tobytes() for g in result.solutions}) == len(result.solutions)
+    assert result.stats.seconds < 5

@@ -92,6 +92,9 @@ def run(args: argparse.Namespace) -> int:
         why = f"after {args.timeout:g} s" if verdict == "timeout" else "line logic alone"
         lines.append(f"{verdict}: {why} decided {result.decided} of {cells} cells")
         lines.append(render_puzzle(puzzle, result.grid, unicode=unicode))
+        if result.solutions:
+            lines.append("a solution found in time (not proven unique):")
+            lines.append(render_puzzle(puzzle, result.solutions[0], unicode=unicode))
     elif verdict == "multiple":
         lines.append("multiple: at least two solutions; two of them:")
         for i, grid in enumerate(result.solutions[:2], 1):
@@ -110,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
     if out is not None:
         if result.solutions:
             formats.save_puzzle(puzzle.with_solution(result.solutions[0]), out)
-            note = " (the first of several solutions)" if verdict == "multiple" else ""
+            note = {"multiple": " (the first of several solutions)",
+                    "timeout": " (a solution not proven unique)"}.get(verdict, "")
             print(f"autoplayer solve: wrote {out}{note}", file=sys.stderr)
         else:
             print(f"autoplayer solve: no solution, {out} not written", file=sys.stderr)

@@ -77,6 +77,7 @@ class SolveResult:
     grid: np.ndarray
     """H×W int8: what logic decided before any guess (UNKNOWN where it did not)."""
     solutions: list[np.ndarray] = field(default_factory=list)
+    """Solutions found, at most max_solutions (with TIMEOUT: those found in time)."""
     contradiction: Line | None = None
     """The first line found with no placement (0-based index), when there is one."""
     stats: SolveStats = field(default_factory=SolveStats)
@@ -180,6 +181,7 @@ def solve(
     board = _start_board(height, width, grid)
 
     sat_used = False
+    solutions: list[Board] = []
 
     def result(verdict: Verdict, solutions: list[Board] = (), bad: Line | None = None):
         stats = SolveStats(
@@ -199,7 +201,6 @@ def solve(
             return result(Verdict.LINE_SOLVABLE, [board])
         if logic_only:
             return result(Verdict.STALLED)
-        solutions: list[Board] = []
         try:
             sat = _sat_back_end()
             budget = None if sat is None else NODE_BUDGET
@@ -211,11 +212,12 @@ def solve(
                 puzzle.rows, puzzle.columns, board, max_solutions - len(solutions), solutions,
                 remaining,
             )
-            if not exhausted and len(solutions) + len(more) < max_solutions:
-                raise Timeout from None
             solutions += more
+            if not exhausted and len(solutions) < max_solutions:
+                raise Timeout from None
     except Timeout:
-        return result(Verdict.TIMEOUT)
+        # any solution found so far is real; a player that accepts any grid can use it
+        return result(Verdict.TIMEOUT, solutions)
     if len(solutions) >= 2:
         return result(Verdict.MULTIPLE, solutions)
     if len(solutions) == 1:
