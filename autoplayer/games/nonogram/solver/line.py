@@ -16,6 +16,10 @@ each run of allowed positions (see `_fill`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Clue = tuple[int, ...]
 
@@ -245,7 +249,7 @@ def masks_of(cells: Sequence[int]) -> tuple[int, int]:
     return filled, empty
 
 
-def line_solve(clue: Clue | None, cells: Sequence[int]):
+def line_solve(clue: Clue | None, cells: Sequence[int] | np.ndarray) -> np.ndarray | None:
     """Complete line logic on one line of UNKNOWN/EMPTY/FILLED (-1/0/1) cells.
 
     Returns a new int8 array in which every cell that has the same value in all

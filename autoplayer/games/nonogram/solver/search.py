@@ -1,11 +1,12 @@
-"""The whole solve: line propagation, then probing, then backtracking guided by probes."""
+"""The whole solve: line propagation, probing, backtracking guided by probes, then SAT."""
 
 from __future__ import annotations
 
 import enum
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from autoplayer.games.nonogram.solver.line import masks_of
 from autoplayer.games.nonogram.solver.probe import probe
@@ -21,7 +22,7 @@ NODE_BUDGET = 4
 """Search nodes (each fully probed) before the SAT back end takes over."""
 
 
-def _sat_back_end():
+def _sat_back_end() -> Callable[..., tuple[list[Board], bool]] | None:
     """`sat_solutions` when python-sat is installed, else None (search alone then).
 
     Only looked up, not imported, here: most searches end within the budget.
@@ -31,7 +32,7 @@ def _sat_back_end():
     if find_spec("pysat") is None:
         return None
 
-    def sat_solutions(*args, **kwargs):
+    def sat_solutions(*args: Any, **kwargs: Any) -> tuple[list[Board], bool]:
         from autoplayer.games.nonogram.solver.sat import sat_solutions
 
         return sat_solutions(*args, **kwargs)
@@ -183,7 +184,9 @@ def solve(
     sat_used = False
     solutions: list[Board] = []
 
-    def result(verdict: Verdict, solutions: list[Board] = (), bad: Line | None = None):
+    def result(
+        verdict: Verdict, solutions: Sequence[Board] = (), bad: Line | None = None
+    ) -> SolveResult:
         stats = SolveStats(
             engine.lines_solved, engine.cache_hits, engine.probes, engine.nodes, sat_used,
             time.monotonic() - start,
