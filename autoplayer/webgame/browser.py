@@ -61,10 +61,8 @@ def _kill_group(proc: subprocess.Popen[bytes], grace: float = 3.0) -> None:
     if proc.poll() is None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGTERM)
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(grace)
-        except subprocess.TimeoutExpired:
-            pass
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)  # helpers left behind when the parent went first
     with contextlib.suppress(subprocess.TimeoutExpired):
