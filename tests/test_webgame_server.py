@@ -181,3 +181,53 @@ def test_every_skin_has_both_themes_and_the_colours_the_page_reads():
             for key, value in skin[theme].items():
                 assert f"colours.{key}" in game_js or f'"{key}"' in game_js, (name, key)
                 assert value is None or isinstance(value, str), (name, key)
+
+
+# --- the command --------------------------------------------------------------------------
+
+def test_serve_command_skins_match_the_skin_table():
+    from autoplayer.commands.webgame import SKIN_NAMES
+
+    assert SKIN_NAMES == nonogram.SKINS
+
+
+def test_serve_prints_a_url_that_serves_the_game(tmp_path: Path):
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "autoplayer", "serve", "--size", "7x6", "--seed", "5",
+         "--skin", "serif", "--theme", "dark"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        url = proc.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:")
+        status, html = get(url)
+        assert status == 200
+        config = page_config(html)
+        assert config["puzzle"]["rows"] == [list(r) for r in seeded_puzzle(7, 6, 5).rows]
+        assert (config["skinName"], config["theme"]) == ("serif", "dark")
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--size", "3x"], "is not WIDTHxHEIGHT"),
+    (["--cell", "50"], "cell size 50"),
+    (["--puzzle", "/no/such/file.non"], "no such file"),
+    (["--port", "70000"], "outside 0..65535"),
+])
+def test_serve_bad_arguments_are_one_line_errors(args, message):
+    import contextlib
+    import io
+
+    from autoplayer.cli import main
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(["serve", *args])
+    assert code == 2
+    lines = err.getvalue().strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], lines
