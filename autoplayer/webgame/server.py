@@ -93,8 +93,7 @@ class GameServer:
         self._objects: dict[str, Any] = {}
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
-        self._httpd = ThreadingHTTPServer((host, port), _handler_for(self))
-        self._httpd.daemon_threads = True
+        self._httpd = _QuietServer((host, port), _handler_for(self))
         self._thread: threading.Thread | None = None
 
     # --- lifecycle -------------------------------------------------------
@@ -270,6 +269,19 @@ class GameServer:
             "<!doctype html><meta charset=utf-8><title>autoplayer games</title>"
             f"<h1>autoplayer games</h1><ul>{links}</ul>"
         ).encode()
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """Browsers that close keep-alive connections (a killed page) are not errors."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
 
 def new_session_id() -> str:
