@@ -184,9 +184,13 @@ def _is_rule(blob: Blob, strip: Rect, kind: str, pitch: float) -> bool:
     w, h = blob.box.w, blob.box.h
     if kind == "row":
         thin, long, near = w, h, strip.right - blob.box.right
+        at_edge = blob.box.y <= strip.y or blob.box.bottom >= strip.bottom - 1
     else:
         thin, long, near = h, w, strip.bottom - blob.box.bottom
-    return thin < 0.15 * long or (near <= 0.3 * pitch and thin <= max(2, 0.1 * pitch))
+        at_edge = blob.box.x <= strip.x or blob.box.right >= strip.right - 1
+    # The board's frame runs on from strip to strip; a digit keeps clear of the strip's ends.
+    frame = near <= 0.3 * pitch and thin <= max(2, 0.1 * pitch) and at_edge
+    return thin < 0.15 * long or frame
 
 
 def _blobs_across(ink: np.ndarray, x_off: int, y_off: int) -> list[Blob]:

@@ -195,4 +195,36 @@ def _lattice(sel: np.ndarray, size: float) -> Grid | None:
     inside = (x >= x0) & (x + w <= x1) & (y >= y0) & (y + h <= y1)
     if inside.sum() < 0.3 * len(cols) * len(rows):
         return None
-    return Grid(tuple(cols), tuple(rows))
+    occupied = _occupancy(sel[inside], cols, rows)
+    top, left = _clue_box_corner(occupied)
+    return Grid(tuple(cols[left:]), tuple(rows[top:]))
+
+
+def _occupancy(sel: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[int, int]]
+               ) -> np.ndarray:
+    """Which lattice positions hold a patch (rows × columns)."""
+    cx = np.array([(a + b) / 2 for a, b in cols])
+    cy = np.array([(a + b) / 2 for a, b in rows])
+    occ = np.zeros((len(rows), len(cols)), bool)
+    for x, y, w, h in sel:
+        occ[int(np.abs(cy - (y + h / 2)).argmin()), int(np.abs(cx - (x + w / 2)).argmin())] = True
+    return occ
+
+
+def _clue_box_corner(occupied: np.ndarray) -> tuple[int, int]:
+    """Rows and columns of clue boxes to drop when clues are drawn in boxes at the cell pitch.
+
+    Boxed clues extend the lattice up and left of the board, leaving its
+    top-left corner empty: an empty block of at least 2×2 there, with the rest
+    nearly full, marks where the board starts.
+    """
+    first_in_row0 = np.flatnonzero(occupied[0])
+    first_in_col0 = np.flatnonzero(occupied[:, 0])
+    if first_in_row0.size == 0 or first_in_col0.size == 0:
+        return 0, 0
+    left, top = int(first_in_row0[0]), int(first_in_col0[0])
+    if left < 2 or top < 2:
+        return 0, 0
+    if occupied[:top, :left].mean() > 0.05 or occupied[top:, left:].mean() < 0.9:
+        return 0, 0
+    return top, left
