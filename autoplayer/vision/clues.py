@@ -189,7 +189,7 @@ def _is_rule(blob: Blob, strip: Rect, kind: str, pitch: float) -> bool:
         thin, long, near = h, w, strip.bottom - blob.box.bottom
         at_edge = blob.box.x <= strip.x or blob.box.right >= strip.right - 1
     # The board's frame runs on from strip to strip; a digit keeps clear of the strip's ends.
-    frame = near <= 0.3 * pitch and thin <= max(2, 0.1 * pitch) and at_edge
+    frame = near <= 0.3 * pitch and thin <= max(3, 0.15 * pitch) and at_edge
     return thin < 0.15 * long or frame
 
 
