@@ -139,6 +139,8 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
     else:
         rows = [Strip("row", i, Rect(0, y0, 0, y1 - y0), ()) for i, (y0, y1)
                 in enumerate(row_spans)]
+    rows = drop_frame(rows, pitch)
+    columns = drop_frame(columns, pitch)
     heights = [b.box.h for s in (*rows, *columns) for g in s.groups for b in g]
     digit_height = float(np.median(heights)) if heights else pitch * 0.6
     return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped))
@@ -180,17 +182,45 @@ def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, band_threshol
 
 
 def _is_rule(blob: Blob, strip: Rect, kind: str, pitch: float) -> bool:
-    """A piece of a line, not a digit: hair-thin across the text, or the board's frame."""
+    """A piece of a line, not a digit: hair-thin across the text."""
     w, h = blob.box.w, blob.box.h
-    if kind == "row":
-        thin, long, near = w, h, strip.right - blob.box.right
-        at_edge = blob.box.y <= strip.y or blob.box.bottom >= strip.bottom - 1
-    else:
-        thin, long, near = h, w, strip.bottom - blob.box.bottom
-        at_edge = blob.box.x <= strip.x or blob.box.right >= strip.right - 1
-    # The board's frame runs on from strip to strip; a digit keeps clear of the strip's ends.
-    frame = near <= 0.3 * pitch and thin <= max(3, 0.15 * pitch) and at_edge
-    return thin < 0.15 * long or frame
+    thin, long = (w, h) if kind == "row" else (h, w)
+    return thin < 0.15 * long
+
+
+def _near(blob: Blob, strip: Strip) -> int:
+    """Distance from the blob to the board side of its strip."""
+    if strip.kind == "row":
+        return strip.box.right - blob.box.right
+    return strip.box.bottom - blob.box.bottom
+
+
+def _thin(blob: Blob, kind: str) -> int:
+    return blob.box.w if kind == "row" else blob.box.h
+
+
+def drop_frame(strips: list[Strip], pitch: float) -> list[Strip]:
+    """Remove pieces of the board's frame: thin ink closer to the board than clues ever sit.
+
+    Clue numbers keep one distance from the board in every strip; a frame line
+    (possibly broken up by stripes behind it) sits clearly closer.
+    """
+    lasts = [s.groups[-1][-1] for s in strips if s.groups]
+    solid = [_near(b, s) for s, b in zip([s for s in strips if s.groups], lasts, strict=True)
+             if _thin(b, s.kind) > max(3, 0.15 * pitch)]
+    if not solid:
+        return strips
+    usual = float(np.median(solid))
+    out = []
+    for s in strips:
+        groups = []
+        for g in s.groups:
+            kept = tuple(b for b in g if not (_thin(b, s.kind) <= max(3, 0.15 * pitch)
+                                              and _near(b, s) < usual - 0.15 * pitch))
+            if kept:
+                groups.append(kept)
+        out.append(Strip(s.kind, s.index, s.box, tuple(groups)))
+    return out
 
 
 def _blobs_across(ink: np.ndarray, x_off: int, y_off: int) -> list[Blob]:
