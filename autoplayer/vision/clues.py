@@ -11,6 +11,7 @@ scored as a whole (see `split_numbers`).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -273,7 +274,7 @@ def split_touching(blob: Blob, digit_height: float) -> list[Glyph]:
     widest_digit = 1.1 * max(h, digit_height)
     if w <= widest_digit or w < 4:
         return [Glyph(blob.box, mask)]
-    parts = max(2, int(round(w / (0.62 * max(h, digit_height)))))
+    parts = max(2, round(w / (0.62 * max(h, digit_height))))
     parts = min(parts, 3)
     column_ink = mask.sum(axis=0).astype(float)
     cuts = []
@@ -287,7 +288,7 @@ def split_touching(blob: Blob, digit_height: float) -> list[Glyph]:
         cuts.append(lo + int(np.argmin(window)))
     glyphs = []
     edges = [0, *cuts, w]
-    for a, b in zip(edges, edges[1:], strict=False):
+    for a, b in itertools.pairwise(edges):
         part, dy, dx = trim(mask[:, a:b])
         if part.size == 0:
             continue

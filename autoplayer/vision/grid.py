@@ -74,7 +74,7 @@ class Grid:
 
 def _half_gap(spans: tuple[tuple[int, int], ...]) -> int:
     gaps = [spans[i][0] - spans[i - 1][1] for i in range(1, len(spans))]
-    return max(1, int(round(float(np.median(gaps)) / 2))) if gaps else 1
+    return max(1, round(float(np.median(gaps)) / 2)) if gaps else 1
 
 
 def edge_map(image: np.ndarray) -> np.ndarray:
@@ -101,7 +101,7 @@ def _square_patches(image: np.ndarray) -> np.ndarray:
     """Bounding boxes (x, y, w, h) of flat, filled, near-square patches."""
     flat = cv2.bitwise_not(edge_map(image))
     _, _, stats, _ = cv2.connectedComponentsWithStats(flat, connectivity=4)
-    x, y, w, h, area = stats.T
+    _, _, w, h, area = stats.T
     side = np.maximum(w, h)
     keep = (
         (w >= MIN_CELL) & (h >= MIN_CELL) & (side <= MAX_CELL)
