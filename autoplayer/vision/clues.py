@@ -155,27 +155,30 @@ def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, band_threshol
            pitch: float) -> Strip:
     if strength.size == 0:
         return Strip(kind, index, box, ())
-    threshold = max(band_threshold, STRIP_CONTRAST * float(strength.max()))
-    ink = strength > threshold
-    ink = _drop_rules(ink, kind, pitch)
-    # Keep only the ink that reaches the board without a long blank gap (the band's
-    # far side may hold unrelated labels and buttons).
-    along = ink.any(axis=0) if kind == "row" else ink.any(axis=1)
+    # Keep only what reaches the board without a long blank gap (the band's far side
+    # may hold unrelated labels and buttons), then threshold against this strip's ink.
+    along = (strength > band_threshold).any(axis=0 if kind == "row" else 1)
     reach = _extent(along[::-1], pitch)
     if kind == "row":
-        ink[:, : ink.shape[1] - reach] = False
+        x_off, y_off = box.x + strength.shape[1] - reach, box.y
+        strength = strength[:, strength.shape[1] - reach:]
     else:
-        ink[: ink.shape[0] - reach, :] = False
+        x_off, y_off = box.x, box.y + strength.shape[0] - reach
+        strength = strength[strength.shape[0] - reach:, :]
+    if strength.size == 0:
+        return Strip(kind, index, box, ())
+    threshold = max(band_threshold, STRIP_CONTRAST * float(strength.max()))
+    ink = _drop_rules(strength > threshold, kind, pitch)
     if not ink.any():
         return Strip(kind, index, box, ())
     if kind == "column":
         groups = []
         for y0, y1 in runs(ink.any(axis=1)):
-            blobs = _blobs_across(ink[y0:y1], box.x, box.y + y0)
+            blobs = _blobs_across(ink[y0:y1], x_off, y_off + y0)
             if blobs:
                 groups.append(tuple(blobs))
     else:
-        blobs = _blobs_across(ink, box.x, box.y)
+        blobs = _blobs_across(ink, x_off, y_off)
         groups = [tuple(blobs)] if blobs else []
     groups = _drop_specks([tuple(b for b in g if not _is_rule(b, box, kind, pitch))
                            for g in groups])

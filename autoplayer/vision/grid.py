@@ -167,10 +167,16 @@ def find_grid(image: np.ndarray) -> Grid:
     sides = np.maximum(boxes[:, 2], boxes[:, 3])
     best: Grid | None = None
     best_score = 0
-    for size in np.unique(sides):
+    values, counts = np.unique(sides, return_counts=True)
+    tried: list[int] = []
+    # Most common sizes first; a size near one already tried adds nothing.
+    for size in values[np.argsort(-counts, kind="stable")]:
+        if any(abs(size - t) <= max(2, t * 0.12) / 2 for t in tried):
+            continue
         sel = boxes[np.abs(sides - size) <= max(2, size * 0.12)]
         if len(sel) < MIN_SIDE * MIN_SIDE:
-            continue
+            break  # every later size is rarer still
+        tried.append(int(size))
         grid = _lattice(sel, float(size))
         if grid is None:
             continue
