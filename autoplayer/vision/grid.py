@@ -212,8 +212,10 @@ def _occupancy(sel: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[in
     cx = np.array([(a + b) / 2 for a, b in cols])
     cy = np.array([(a + b) / 2 for a, b in rows])
     occ = np.zeros((len(rows), len(cols)), bool)
-    for x, y, w, h in sel:
-        occ[int(np.abs(cy - (y + h / 2)).argmin()), int(np.abs(cx - (x + w / 2)).argmin())] = True
+    x, y, w, h = sel.T
+    r = np.searchsorted((cy[1:] + cy[:-1]) / 2, y + h / 2)
+    c = np.searchsorted((cx[1:] + cx[:-1]) / 2, x + w / 2)
+    occ[r, c] = True
     return occ
 
 
