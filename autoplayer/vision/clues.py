@@ -23,7 +23,7 @@ from autoplayer.vision.image import dark_ink, ink_strength, luminance, runs, tri
 
 BAND_CONTRAST = 0.35
 """Ink departs from its background by at least this share of the band's strongest ink."""
-STRIP_CONTRAST = 0.45
+STRIP_CONTRAST = 0.55
 """... and by this share of its own strip's strongest ink."""
 BAND_END_GAP = 1.2
 """A band ends after this many cell pitches without ink."""
