@@ -67,6 +67,8 @@ class ClueLayout:
     digit_height: float
     clipped_rows: tuple[int, ...]
     """Rows whose clue ink touches the image's left edge: numbers may be missing."""
+    clipped_columns: tuple[int, ...] = ()
+    """Columns whose clue ink touches the image's top edge."""
 
 
 def _boundaries(spans: tuple[tuple[int, int], ...], lo: int, hi: int) -> list[tuple[int, int]]:
@@ -116,6 +118,7 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
     row_spans = _boundaries(grid.ys, 0, h_img)
     columns: list[Strip] = []
     rows: list[Strip] = []
+    clipped_columns: list[int] = []
     if col_strength is not None and col_strength.size:
         ink = col_strength > band_threshold
         depth = _extent(ink.any(axis=1)[::-1], pitch)
@@ -123,6 +126,8 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
             box = Rect(x0, board.y - depth, x1 - x0, depth)
             s = col_strength[board.y - depth:, x0 - board.x:x1 - board.x]
             columns.append(_strip("column", j, box, s, band_threshold, pitch))
+            if box.y == 0 and _touches_far_edge(s, band_threshold, pitch, "column"):
+                clipped_columns.append(j)
     else:
         columns = [Strip("column", j, Rect(x0, 0, x1 - x0, 0), ()) for j, (x0, x1)
                    in enumerate(col_spans)]
@@ -135,7 +140,7 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
             s = row_strength[y0 - board.y:y1 - board.y, board.x - depth:]
             strip = _strip("row", i, box, s, band_threshold, pitch)
             rows.append(strip)
-            if box.x == 0 and strip.groups and strip.groups[0] and strip.groups[0][0].box.x == 0:
+            if box.x == 0 and _touches_far_edge(s, band_threshold, pitch, "row"):
                 clipped.append(i)
     else:
         rows = [Strip("row", i, Rect(0, y0, 0, y1 - y0), ()) for i, (y0, y1)
@@ -144,7 +149,18 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
     columns = drop_frame(columns, pitch)
     heights = [b.box.h for s in (*rows, *columns) for g in s.groups for b in g]
     digit_height = float(np.median(heights)) if heights else pitch * 0.6
-    return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped))
+    return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped),
+                      tuple(clipped_columns))
+
+
+def _touches_far_edge(strength: np.ndarray, threshold: float, pitch: float, kind: str) -> bool:
+    """Whether a strip's clue ink runs on to the picture's edge (numbers may be cut off)."""
+    ink = strength > threshold
+    along = ink.any(axis=0 if kind == "row" else 1)
+    if _extent(along[::-1], pitch) < along.size:
+        return False
+    edge = ink[:, 0] if kind == "row" else ink[0, :]
+    return bool(edge.any())
 
 
 def _crop(a: np.ndarray, r: Rect) -> np.ndarray:
