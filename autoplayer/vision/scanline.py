@@ -238,6 +238,6 @@ def _recognise(glyph: np.ndarray) -> list[tuple[int, float]]:
     for i, (digit, dist) in enumerate(ranked):
         nxt = ranked[i + 1][1] if i + 1 < len(ranked) else dist + 1.0
         margin = max(0.0, nxt - dist) if i == 0 else 0.0
-        conf = min(1.0, margin / 0.6) / (1.0 + dist)
+        conf = min(1.0, margin / 0.4) / (1.0 + dist)
         out.append((digit, conf))
     return out
