@@ -177,7 +177,7 @@ def find_grid(image: np.ndarray) -> Grid:
         if len(sel) < MIN_SIDE * MIN_SIDE:
             break  # every later size is rarer still
         tried.append(int(size))
-        grid = _lattice(sel, float(size))
+        grid = _lattice(sel, float(size), image)
         if grid is None:
             continue
         score = grid.width * grid.height
@@ -188,7 +188,7 @@ def find_grid(image: np.ndarray) -> Grid:
     return best
 
 
-def _lattice(sel: np.ndarray, size: float) -> Grid | None:
+def _lattice(sel: np.ndarray, size: float, image: np.ndarray) -> Grid | None:
     x, y, w, h = sel.T
     tol = size * 0.5
     cols = _regular_run(_cluster_positions(x, x + w, tol), size)
@@ -203,7 +203,32 @@ def _lattice(sel: np.ndarray, size: float) -> Grid | None:
         return None
     occupied = _occupancy(sel[inside], cols, rows)
     top, left = _clue_box_corner(occupied)
+    cols, rows = cols[left:], rows[top:]
+    left = _leading_odd(image, cols, rows, "x")
+    top = _leading_odd(image, cols, rows, "y")
+    if len(cols) - left < MIN_SIDE or len(rows) - top < MIN_SIDE:
+        return None
     return Grid(tuple(cols[left:]), tuple(rows[top:]))
+
+
+def _leading_odd(image: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[int, int]],
+                 axis: str) -> int:
+    """How many leading columns (or rows) are clue boxes rather than board cells.
+
+    Clue boxes drawn at the cell pitch line up with the board, but are filled
+    with a colour of their own, the same down a whole column of boxes; board
+    columns share the cell colour (filled cells aside: the median is taken).
+    """
+    cx = np.array([(a + b) // 2 for a, b in cols])
+    cy = np.array([(a + b) // 2 for a, b in rows])
+    centres = image[cy[:, None], cx[None, :], :3].astype(int)  # rows × cols × 3
+    lines = centres.transpose(1, 0, 2) if axis == "x" else centres
+    medians = np.median(lines, axis=1)  # one colour per column (or row)
+    board = np.median(medians[len(medians) // 2:], axis=0)
+    k = 0
+    while k < len(medians) // 2 and np.abs(medians[k] - board).max() > 10:
+        k += 1
+    return k
 
 
 def _occupancy(sel: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[int, int]]
