@@ -23,8 +23,9 @@ from autoplayer.vision.image import dark_ink, ink_strength, luminance, runs, tri
 
 BAND_CONTRAST = 0.35
 """Ink departs from its background by at least this share of the band's strongest ink."""
-STRIP_CONTRAST = 0.55
-"""... and by this share of its own strip's strongest ink."""
+STRIP_CONTRAST = {True: 0.45, False: 0.55}
+"""... and by this share of its own strip's strongest ink: more for light ink on a dark
+ground, whose antialiased edges spread wider in luminance (keyed by `dark` ink)."""
 BAND_END_GAP = 1.2
 """A band ends after this many cell pitches without ink."""
 
@@ -125,7 +126,7 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
         for j, (x0, x1) in enumerate(col_spans):
             box = Rect(x0, board.y - depth, x1 - x0, depth)
             s = col_strength[board.y - depth:, x0 - board.x:x1 - board.x]
-            columns.append(_strip("column", j, box, s, band_threshold, pitch))
+            columns.append(_strip("column", j, box, s, band_threshold, pitch, dark))
             if box.y == 0 and _touches_far_edge(s, band_threshold, pitch, "column"):
                 clipped_columns.append(j)
     else:
@@ -138,7 +139,7 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
         for i, (y0, y1) in enumerate(row_spans):
             box = Rect(board.x - depth, y0, depth, y1 - y0)
             s = row_strength[y0 - board.y:y1 - board.y, board.x - depth:]
-            strip = _strip("row", i, box, s, band_threshold, pitch)
+            strip = _strip("row", i, box, s, band_threshold, pitch, dark)
             rows.append(strip)
             if box.x == 0 and _touches_far_edge(s, band_threshold, pitch, "row"):
                 clipped.append(i)
@@ -168,7 +169,7 @@ def _crop(a: np.ndarray, r: Rect) -> np.ndarray:
 
 
 def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, band_threshold: float,
-           pitch: float) -> Strip:
+           pitch: float, dark: bool = True) -> Strip:
     if strength.size == 0:
         return Strip(kind, index, box, ())
     # Keep only what reaches the board without a long blank gap (the band's far side
@@ -183,7 +184,7 @@ def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, band_threshol
         strength = strength[strength.shape[0] - reach:, :]
     if strength.size == 0:
         return Strip(kind, index, box, ())
-    threshold = max(band_threshold, STRIP_CONTRAST * float(strength.max()))
+    threshold = max(band_threshold, STRIP_CONTRAST[dark] * float(strength.max()))
     ink = _drop_rules(strength > threshold, kind, pitch)
     if not ink.any():
         return Strip(kind, index, box, ())
