@@ -34,7 +34,7 @@ PROTOTYPES: dict[int, tuple[str, ...]] = {
     1: ("F", "CF", "LCF", "CCF", "C", "CLDCF", "CDCF", "LDCF", "FCF", "CFDCF",
         "CFCF"),
     2: ("CDRCLF", "CDRLF", "FRFLF", "CRCLF", "CDRCF", "FRLF", "CRLF", "CDRCLDF"),
-    3: ("CDRCRDC", "FRFRF", "CRCRC", "CDRCRC", "CRCDC", "FRCRF", "CDRFRDC"),
+    3: ("CDRCRDC", "FRFRF", "CRCRC", "CDRCRC", "CRCDC", "FRCRF", "CDRFRDC", "FDRDF", "CDRDC"),
     4: ("DFR", "DFC", "RDFR", "CDFC", "RDFC", "CDFR", "LDFR"),
     5: ("FLFRDC", "FLCRC", "FLFRF", "FLCRDC", "FLDRC", "FLFRC"),
     6: ("CLCDC", "FLFDF", "CLDC", "CDLCDC", "FLDF", "CDLDC", "CDLFDC"),
