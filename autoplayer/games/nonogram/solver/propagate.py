@@ -125,16 +125,13 @@ class Engine:
     def propagate_all(self, board: Board) -> Line | None:
         """Line logic to a fixpoint from every line; the failing line, or None.
 
-        A line that has no placement on its own is reported first, rows before
-        columns, whatever order the lines are solved in: the most constrained
-        lines (least slack) go first, which saves a few percent of line solves.
-        The checks fill the line cache, so the propagation that follows reuses them.
+        The most constrained lines (least slack) are solved first, which saves
+        line solves. On a contradiction, a line that has no placement even on the
+        starting board is named first (rows before columns), so the line named
+        does not depend on that order.
         """
         ids = [r for r, clue in enumerate(self.rows) if clue is not None]
         ids += [self.height + c for c, clue in enumerate(self.columns) if clue is not None]
-        for line in ids:
-            if self._line_result(line, board) is None:
-                return self._name(line)
 
         def slack(line: int) -> int:
             if line < self.height:
@@ -143,7 +140,13 @@ class Engine:
                 clue, n = self.columns[line - self.height], self.height
             return n - sum(clue) - len(clue)
 
-        return self._run(board, sorted(ids, key=slack))
+        start = board.copy()
+        bad = self._run(board, sorted(ids, key=slack))
+        if bad is not None:
+            for line in ids:
+                if self._line_result(line, start) is None:
+                    return self._name(line)
+        return bad
 
     def _name(self, line: int) -> Line:
         return ("row", line) if line < self.height else ("column", line - self.height)
