@@ -238,3 +238,45 @@ def test_any_grid_that_fits_the_clues_is_accepted(play, server):
     assert np.array_equal(np.array(state["grid"]) == FILLED, other == 1)
     state = p.click(0, 2)  # clearing one cell un-solves it
     assert state["solved"] is False
+
+
+def test_launch_app_leaves_no_process_behind(display, server):
+    url = server.url(size=(5, 5), seed=1, session="live-kill")
+    with launch_app(url, display=display, width=800, height=600) as app:
+        assert server.wait_for("live-kill", lambda st, _: st is not None, 30)
+        group = app.pid
+        os.killpg(group, 0)  # the browser and its helpers are alive in their own group
+    assert app.process.poll() is not None
+    with pytest.raises(ProcessLookupError):
+        os.killpg(group, 0)
+
+
+def test_serve_open_shows_the_game_in_chromium(display):
+    import signal
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "autoplayer", "serve", "--size", "6x6", "--skin", "mono", "--open"],
+        env={**os.environ, "DISPLAY": display}, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, text=True,
+    )
+    try:
+        url = proc.stdout.readline().strip()
+        session = url.rsplit("session=", 1)[1]
+        api = url.split("/nonogram", 1)[0] + f"/api/state?session={session}"
+        deadline = time.monotonic() + 30
+        state = None
+        while state is None and time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(api, timeout=5) as reply:
+                    state = reply.read()
+            except OSError:
+                time.sleep(0.2)
+        assert state is not None, "the page opened by --open never reported to its server"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
