@@ -137,6 +137,7 @@ def test_bad_requests_get_clear_errors(server):
         f"{base}/nonogram?size=5x5&seed=x": "not a whole number",
         f"{base}/nonogram?puzzle=zz": "no puzzle",
         f"{base}/nonogram?size=5x5&session=a%20b": "session",
+        f"{base}/nonogram?size=5x5&session=%C3%A9": "session",
     }
     for url, message in cases.items():
         status, body = get(url)
@@ -147,6 +148,8 @@ def test_bad_requests_get_clear_errors(server):
     assert get(f"{base}/static/nonogram/game.js")[0] == 200
     assert post(f"{base}/api/state", {"session": "unknown"}) == 404
     assert post(f"{base}/api/state", ["not", "an", "object"]) == 400
+    server.url(size=(5, 5), session="known")
+    assert post(f"{base}/api/state", {"session": "known", "seq": "2"}) == 400
     assert post(f"{base}/api/other", {}) == 404
 
 
