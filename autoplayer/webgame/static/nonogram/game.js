@@ -115,7 +115,7 @@
     nums.forEach((n, k) => {
       const slotTop = by - toBoard - (nums.length - k) * lineH;
       const w = numberWidth(n), h = numberHeight();
-      const x = xLine(c) + Math.round((pitch - w) / 2) + (w % 2 && pitch % 2 === 0 ? 1 : 0);
+      const x = xLine(c) + Math.floor((pitch + 1 - w) / 2); // centred in the cell's interior
       const y = slotTop + Math.round((lineH - h) / 2);
       places.push({ value: n, x, y, w, h, slot: { x: xLine(c), y: slotTop, w: pitch, h: lineH } });
     });
@@ -444,6 +444,7 @@
   canvas.addEventListener("mousedown", (ev) => {
     const cell = cellAt(ev, false);
     if (!cell || (ev.button !== 0 && ev.button !== 2)) return;
+    if (drag && (ev.buttons & (ev.buttons - 1))) return; // a second button during a drag
     ev.preventDefault();
     const want = ev.button === 0 ? FILLED : EMPTY;
     const target = grid[cell.r][cell.c] === want ? UNKNOWN : want; // clicking a set cell clears it
@@ -457,6 +458,7 @@
     const over = cellAt(ev, false);
     const moved = (over && (!hover || hover.r !== over.r || hover.c !== over.c)) || (!over && hover);
     hover = over;
+    if (drag && ev.buttons === 0) drag = null; // released outside the window
     if (drag) {
       const to = cellAt(ev, true);
       if (to.r !== drag.last.r || to.c !== drag.last.c) {
@@ -480,6 +482,7 @@
     document.body.classList.toggle("help-hidden");
   });
   window.addEventListener("resize", reportLayout);
+  window.addEventListener("scroll", reportLayout);
 
   draw();
   reportState();
