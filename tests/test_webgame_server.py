@@ -221,13 +221,15 @@ def test_serve_prints_a_url_that_serves_the_game(tmp_path: Path):
     (["--cell", "50"], "cell size 50"),
     (["--puzzle", "/no/such/file.non"], "no such file"),
     (["--port", "70000"], "outside 0..65535"),
+    (["--open"], "DISPLAY is not set"),
 ])
-def test_serve_bad_arguments_are_one_line_errors(args, message):
+def test_serve_bad_arguments_are_one_line_errors(args, message, monkeypatch):
     import contextlib
     import io
 
     from autoplayer.cli import main
 
+    monkeypatch.delenv("DISPLAY", raising=False)
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         code = main(["serve", *args])
