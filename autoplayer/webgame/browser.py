@@ -127,36 +127,53 @@ def launch_app(
 
 
 def _wait_for_window(display: str, proc: subprocess.Popen[bytes], timeout: float) -> int:
-    """The first viewable top-level window of the process (by _NET_WM_PID, else by class)."""
-    from Xlib import X, display as xdisplay  # noqa: I001 (python-xlib's module layout)
-    from Xlib.error import XError
+    """The process's viewable top-level window: by _NET_WM_PID, else (late) by WM_CLASS.
 
-    deadline = time.monotonic() + timeout
-    conn = xdisplay.Display(display)
+    Looks below the root's children too: a window manager reparents the client
+    window into a frame. The class match only counts after a few seconds, so
+    another Chromium window on the display is not taken for ours.
+    """
+    from Xlib import X
+    from Xlib import display as xdisplay
+    from Xlib.error import DisplayError, XError
+
+    try:
+        conn = xdisplay.Display(display)
+    except DisplayError as err:
+        raise UserError(f"cannot open X display {display}: {err}") from None
+    started = time.monotonic()
     try:
         pid_atom = conn.intern_atom("_NET_WM_PID")
-        while time.monotonic() < deadline:
+
+        def candidates(win: Any, depth: int) -> Iterator[tuple[Any, bool]]:
+            """(window, pid matches) for viewable, window-sized Chromium windows."""
+            for child in win.query_tree().children:
+                try:
+                    if child.get_attributes().map_state != X.IsViewable:
+                        continue
+                    geometry = child.get_geometry()
+                    if geometry.width < 50 or geometry.height < 50:
+                        continue  # Chromium's tiny helper windows
+                    prop = child.get_full_property(pid_atom, X.AnyPropertyType)
+                    if prop is not None and int(prop.value[0]) == proc.pid:
+                        yield child, True
+                    elif any("chrom" in c.lower() for c in child.get_wm_class() or ()):
+                        yield child, False
+                    elif depth > 0:
+                        yield from candidates(child, depth - 1)
+                except XError:
+                    continue  # the window went away while we looked
+
+        while time.monotonic() - started < timeout:
             if proc.poll() is not None:
                 raise UserError(f"Chromium exited with code {proc.returncode} before showing "
                                 f"a window on display {display}")
-            by_class: int | None = None
-            for win in conn.screen().root.query_tree().children:
-                try:
-                    if win.get_attributes().map_state != X.IsViewable:
-                        continue
-                    geometry = win.get_geometry()
-                    if geometry.width < 50 or geometry.height < 50:
-                        continue  # Chromium's tiny helper windows
-                    prop = win.get_full_property(pid_atom, X.AnyPropertyType)
-                    if prop is not None and int(prop.value[0]) == proc.pid:
-                        return int(win.id)
-                    wm_class = win.get_wm_class() or ()
-                    if any("chrom" in c.lower() for c in wm_class):
-                        by_class = int(win.id)
-                except XError:
-                    continue  # the window went away while we looked
-            if by_class is not None:
-                return by_class
+            found = list(candidates(conn.screen().root, 2))
+            for win, ours in found:
+                if ours:
+                    return int(win.id)
+            if found and time.monotonic() - started > 5:
+                return int(found[0][0].id)
             time.sleep(0.05)
     finally:
         conn.close()
