@@ -149,3 +149,41 @@ def test_screenshots_are_deterministic(server):
     a = headless_screenshot(url, *VIEW)
     b = headless_screenshot(url, *VIEW)
     assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("skin", nonogram.SKINS)
+def test_started_game_done_clues_and_hover_are_drawn(server, skin):
+    """A started game: its cells, its completed lines' clue style, a hover highlight."""
+    puzzle = special_puzzle()
+    grid = np.full((puzzle.height, puzzle.width), -1, dtype=np.int8)
+    grid[1, :] = 1                       # row 1 (clue 12) complete
+    grid[4, 0:3] = 0                     # three marked empty
+    s = nonogram.skins()[skin]
+    colours = s["light"]
+    image, layout = shoot(server, f"started-{skin}", puzzle=puzzle, skin=skin, cell=24,
+                          grid=grid, hover=(7, 6))
+    state = server.state(f"started-{skin}")
+    assert state is not None and state["grid"] == grid.tolist() and state["events"] == 0
+    half = layout["pitch"] // 2
+    centre = lambda r, c: image[layout["ys"][r] + half, layout["xs"][c] + half]  # noqa: E731
+    for c in range(puzzle.width):
+        assert near(centre(1, c)[None, None], colours["filled"], 12).all(), c
+    for c in range(3):  # a mark is drawn in the cell (not the plain cell colour everywhere)
+        y, x = layout["ys"][4], layout["xs"][c]
+        patch = image[y + 2:y + layout["pitch"] - 1, x + 2:x + layout["pitch"] - 1]
+        assert near(patch, colours["mark"], 40).any(), c
+    twelve = layout["clues"]["rows"][1][0]
+    patch = image[twelve["y"]:twelve["y"] + twelve["h"], twelve["x"]:twelve["x"] + twelve["w"]]
+    if s["done"] == "fade":
+        assert near(patch, colours["inkDone"], 40).mean() > 0.03
+        assert not near(patch, colours["ink"], 40).any(), "a completed clue keeps its ink"
+    else:  # struck out: ink crosses the number's rectangle corner to corner
+        assert near(patch[-2:, :3], colours["ink"], 90).any()
+        assert near(patch[:2, -3:], colours["ink"], 90).any()
+    # The hovered row's clue strip and column's cells are tinted.
+    area = layout["rowClueArea"]
+    y = layout["ys"][7] + half
+    strip = image[y, area["x"] + 2:area["x"] + area["w"] - 4]
+    assert near(strip[None], colours["hoverBand"], 30).mean() > 0.2
+    plain = image[layout["ys"][2] + half, area["x"] + 2:area["x"] + area["w"] - 4]
+    assert not near(plain[None], colours["hoverBand"], 30).any()

@@ -236,3 +236,24 @@ def test_serve_bad_arguments_are_one_line_errors(args, message, monkeypatch):
     assert code == 2
     lines = err.getvalue().strip().splitlines()
     assert len(lines) == 1 and message in lines[0], lines
+
+
+def test_started_game_and_hover_parameters(server):
+    from autoplayer.webgame.puzzles import grid_param, parse_grid_param
+
+    g = np.array([[-1, 0, 1], [1, 1, -1]], dtype=np.int8)
+    assert grid_param(g) == ".01" + "11."
+    assert parse_grid_param(".0111.", 3, 2) == g.tolist()
+    url = server.url(size=(3, 2), seed=1, grid=g, hover=(1, 2), session="started")
+    assert "grid=.0111." in url and "hover=1%2C2" in url
+    config = page_config(get(url)[1])
+    assert config["initial"] == g.tolist() and config["hover"] == [1, 2]
+    base = server.base_url
+    for query, message in {
+        "size=3x2&grid=.01": "grid has 3 cells",
+        "size=3x2&grid=.0111x": "may hold only",
+        "size=3x2&hover=2,0": "outside the 3x2 board",
+        "size=3x2&hover=1": "is not ROW,COLUMN",
+    }.items():
+        status, body = get(f"{base}/nonogram?{query}")
+        assert status == 400 and message in json.loads(body)["error"], query

@@ -147,6 +147,8 @@ class GameServer:
 
         `puzzle` is a puzzle object or a file name (nonogram: anything
         `load_puzzle` reads); otherwise `size=(w, h)` and `seed` choose a random one.
+        Other keywords become query parameters: nonogram takes `grid=` (an array of
+        -1/0/1, a started game) and `hover=(row, col)`.
         """
         params: dict[str, str] = {}
         if puzzle is not None:
@@ -156,7 +158,7 @@ class GameServer:
             params["seed"] = str(seed)
         for key, value in (("skin", skin), ("theme", theme), ("cell", cell), *extra.items()):
             if value is not None:
-                params[key] = str(value)
+                params[key] = _param(value)
         params["session"] = session or new_session_id()
         self.open_session(game, params)
         return f"{self.base_url}/{game}?{urlencode(params)}"
@@ -287,6 +289,17 @@ class _QuietServer(ThreadingHTTPServer):
         if isinstance(sys.exc_info()[1], ConnectionError):
             return
         super().handle_error(request, client_address)
+
+
+def _param(value: Any) -> str:
+    """A Python value as a query value: arrays as cell strings, pairs as 'a,b'."""
+    if hasattr(value, "shape"):
+        from autoplayer.webgame.puzzles import grid_param
+
+        return grid_param(value)
+    if isinstance(value, tuple | list):
+        return ",".join(map(str, value))
+    return str(value)
 
 
 def new_session_id() -> str:

@@ -29,8 +29,9 @@
   };
   const PIXEL_ROWS = 9;
 
+  // The board, possibly a started game the URL gave (`grid=`).
   const grid = [];
-  for (let r = 0; r < H; r++) grid.push(new Array(W).fill(UNKNOWN));
+  for (let r = 0; r < H; r++) grid.push(cfg.initial ? cfg.initial[r].slice() : new Array(W).fill(UNKNOWN));
 
   const canvas = document.getElementById("board");
   const ctx = canvas.getContext("2d");
@@ -158,7 +159,7 @@
   }
 
   // --- drawing ------------------------------------------------------------------------
-  let hover = null; // {r, c} under the pointer
+  let hover = cfg.hover ? { r: cfg.hover[0], c: cfg.hover[1] } : null; // {r, c} under the pointer
 
   function fadeGradient(x0, y0, x1, y1, colour) {
     const g = ctx.createLinearGradient(x0, y0, x1, y1);
@@ -484,7 +485,6 @@
   window.addEventListener("resize", reportLayout);
   window.addEventListener("scroll", reportLayout);
 
-  draw();
-  reportState();
+  changed();
   reportLayout().then(() => { window.nonogramReady = true; });
 })();
