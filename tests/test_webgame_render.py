@@ -187,3 +187,35 @@ def test_started_game_done_clues_and_hover_are_drawn(server, skin):
     assert near(strip[None], colours["hoverBand"], 30).mean() > 0.2
     plain = image[layout["ys"][2] + half, area["x"] + 2:area["x"] + area["w"] - 4]
     assert not near(plain[None], colours["hoverBand"], 30).any()
+
+
+@pytest.mark.parametrize("theme", nonogram.THEMES)
+def test_pixel_skin_ink_is_pure_black_and_only_in_clues(server, theme):
+    """As on Pixelo, black (r=g=b<20) marks clue digits and nothing else on the page."""
+    image, layout = shoot(server, f"black-{theme}", size=(15, 15), seed=12, skin="pixel",
+                          theme=theme)
+    px = image.astype(int)
+    black = (px.max(axis=2) < 20) & (px.max(axis=2) == px.min(axis=2))
+    inside = np.zeros_like(black)
+    for line in layout["clues"]["rows"] + layout["clues"]["columns"]:
+        for n in line:
+            inside[n["y"]:n["y"] + n["h"], n["x"]:n["x"] + n["w"]] = True
+            if n["value"]:
+                assert black[n["y"]:n["y"] + n["h"], n["x"]:n["x"] + n["w"]].any(), n
+    assert not (black & ~inside).any()
+
+
+def test_pixel_digit_table_has_ten_distinct_blocky_glyphs():
+    import json
+    import re
+    from pathlib import Path
+
+    js = (Path(nonogram.__file__).parent / "static" / "nonogram" / "game.js").read_text()
+    table = re.search(r"PIXEL_DIGITS = (\{.*?\});", js, re.S)
+    assert table is not None
+    digits = json.loads(re.sub(r",\s*}", "}", table.group(1)))
+    assert sorted(digits) == list("0123456789")
+    assert len({tuple(g) for g in digits.values()}) == 10
+    for d, rows in digits.items():
+        assert len(rows) == 9 and len({len(r) for r in rows}) == 1, d
+        assert len(rows[0]) == (2 if d == "1" else 5), d
