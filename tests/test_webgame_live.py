@@ -280,3 +280,22 @@ def test_serve_open_shows_the_game_in_chromium(display):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+@pytest.mark.parametrize("skin", ["pixel", "serif"])
+def test_headless_pictures_match_the_live_window_pixel_for_pixel(display, server, skin):
+    """Vision unit tests use headless screenshots; the bot sees the live window. Same pixels."""
+    from autoplayer.webgame.browser import headless_screenshot
+
+    shot = server.url(size=(15, 15), seed=3, skin=skin, session=f"headless-{skin}")
+    headless = headless_screenshot(shot, 1000, 800)
+    session = f"live-same-{skin}"
+    url = server.url(size=(15, 15), seed=3, skin=skin, session=session)
+    with launch_app(url, display=display, width=1000, height=800) as app:
+        assert server.wait_for(session, lambda st, lay: st is not None and lay is not None, 30)
+        player = Player(server, session, app, server.layout(session))
+        ox, oy = player.origin()
+        time.sleep(0.5)
+        live = player.grab()[oy:oy + 800, ox:ox + 1000]
+    assert live.shape == headless.shape
+    assert np.array_equal(live, headless)
