@@ -299,3 +299,13 @@ def test_headless_pictures_match_the_live_window_pixel_for_pixel(display, server
         live = player.grab()[oy:oy + 800, ox:ox + 1000]
     assert live.shape == headless.shape
     assert np.array_equal(live, headless)
+
+
+def test_long_fast_drags_on_a_30x30_board_all_arrive(play):
+    p = play(size=(30, 30), seed=2, skin="mono", cell=16, session="live-big")
+    for r in (0, 14, 29):
+        state = p.drag((r, 0), (r, 29))
+        assert state["grid"][r] == [1] * 30, r
+    state = p.drag((1, 29), (28, 29), RIGHT)
+    assert [state["grid"][r][29] for r in range(30)] == [1] + [0] * 28 + [1]
+    assert state["events"] == 4

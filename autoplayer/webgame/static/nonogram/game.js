@@ -357,11 +357,14 @@
   function post(kind, body) {
     body.session = cfg.session;
     body.load = load;
+    const text = JSON.stringify(body);
+    // keepalive lets a report outlive the page (a screenshot tool navigating away), but
+    // the browser caps all keepalive bodies in flight at 64 KB, and a fast drag sends many.
     return fetch("/api/" + kind, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-      keepalive: true,
+      body: text,
+      keepalive: kind === "layout" && text.length < 32768,
     }).catch(() => {});
   }
   function reportState() {
