@@ -87,7 +87,7 @@ def _rank_fast(pos: np.ndarray, k: int, weights: np.ndarray, ones: np.ndarray) -
 
 @njit(cache=True)
 def _unrank(idx: int, k: int, n: int, weights: np.ndarray, pos: np.ndarray) -> None:
-    used = np.zeros(n, dtype=np.bool_)
+    used = 0
     for i in range(k):
         d = idx // weights[i]
         idx -= d * weights[i]
@@ -95,10 +95,10 @@ def _unrank(idx: int, k: int, n: int, weights: np.ndarray, pos: np.ndarray) -> N
         c = -1
         while d >= 0:
             c += 1
-            if not used[c]:
+            if not (used >> c) & 1:
                 d -= 1
         pos[i] = c
-        used[c] = True
+        used |= 1 << c
 
 
 @njit(cache=True)
