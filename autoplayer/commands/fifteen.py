@@ -60,7 +60,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from autoplayer.errors import UserError
     from autoplayer.games.fifteen.human import solve_steps
     from autoplayer.games.fifteen.model import parse_board
-    from autoplayer.games.fifteen.pdb import has_tables
+    from autoplayer.games.fifteen.partitions import has_tables
     from autoplayer.games.fifteen.render import wrap_moves
 
     board = parse_board(args.board)
@@ -89,8 +89,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         return 0
     print(f"{len(moves)} moves, human-style (each tile and the way it slides):", file=out)
     for step in steps:
-        print(f"{step.title} — {len(step.moves)} moves", file=out)
-        for line in wrap_moves(board, step.moves) or ["(already in place)"]:
+        count = f"{len(step.moves)} moves" if step.moves else "already in place"
+        print(f"{step.title} — {count}", file=out)
+        for line in wrap_moves(board, step.moves):
             print(f"  {line}", file=out)
         board = board.play(step.moves)
     return 0

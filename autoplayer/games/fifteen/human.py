@@ -27,6 +27,7 @@ class Step:
     """One stage a person can follow: what it achieves and the slides that do it."""
 
     title: str
+    tiles: tuple[int, ...]  # the tiles this step brings home (and later steps keep there)
     moves: str  # tile slides, see autoplayer.games.fifteen.model
 
 
@@ -123,7 +124,10 @@ def solve_steps(board: Board) -> list[Step]:
         names = " and ".join(str(h + 1) for h in homes)
         if len(homes) > 2:
             names = ", ".join(str(h + 1) for h in homes[:-1]) + f" and {homes[-1] + 1}"
-        steps.append(Step(f"{where}: tile{'s' if len(homes) > 1 else ''} {names}", moves))
+        steps.append(Step(
+            f"{where}: tile{'s' if len(homes) > 1 else ''} {names}",
+            tuple(h + 1 for h in homes), moves,
+        ))
     if not board.is_solved():
         raise RuntimeError(f"human-style solver ended on {board.spec()}")  # a bug, not input
     return steps

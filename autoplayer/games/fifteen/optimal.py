@@ -143,12 +143,6 @@ def _ida(cells: np.ndarray, adj: np.ndarray, data: np.ndarray, offset: np.ndarra
         bound = next_bound
 
 
-def supported(width: int, height: int) -> bool:
-    from autoplayer.games.fifteen.pdb import has_tables
-
-    return has_tables(width, height)
-
-
 def solve_optimal(board: Board, progress: Progress | None = None) -> OptimalResult:
     """A shortest solution (ValueError if the board is unsolvable or its size unsupported)."""
     if not is_solvable(board):

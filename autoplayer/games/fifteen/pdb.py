@@ -28,6 +28,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from autoplayer.games.fifteen.partitions import partition
+
 UNSEEN = 255
 CACHE_VERSION = 1
 
@@ -260,35 +262,6 @@ def scatter(table: np.ndarray, width: int, height: int, k: int) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- partitions and caching
-
-PARTITIONS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {
-    # 6-6-3 (Korf & Felner's shape, turned to the gap-last goal): the top row
-    # and left column, the 2×3 block inside them, and the bottom row.
-    #   A A A A
-    #   A B B B
-    #   A B B B
-    #   C C C .
-    (4, 4): ((1, 2, 3, 4, 5, 9), (6, 7, 8, 10, 11, 12), (13, 14, 15)),
-}
-
-
-def partition(width: int, height: int) -> tuple[tuple[int, ...], ...]:
-    """Tile groups for a size: exact (one group) up to 9 cells, else the table above."""
-    if (width, height) in PARTITIONS:
-        return PARTITIONS[(width, height)]
-    n = width * height
-    if n <= 9:
-        return (tuple(range(1, n)),)
-    raise ValueError(f"no optimal solver for {width}x{height} (3x3, 4x4 and boards of ≤ 9 cells)")
-
-
-def has_tables(width: int, height: int) -> bool:
-    try:
-        partition(width, height)
-    except ValueError:
-        return False
-    return True
-
 
 def cache_dir() -> Path:
     """$XDG_CACHE_HOME/autoplayer (default ~/.cache/autoplayer)."""

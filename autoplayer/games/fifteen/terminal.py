@@ -68,7 +68,7 @@ def _solution(session: Session, redraw: callable) -> None:  # type: ignore[valid
     if session.plan or session.board.is_solved():
         return
     board = session.board
-    from autoplayer.games.fifteen.pdb import has_tables
+    from autoplayer.games.fifteen.partitions import has_tables
 
     if has_tables(board.width, board.height):
         session.message = "thinking… (finding an optimal solution)"
