@@ -31,7 +31,7 @@ from numba import njit
 from autoplayer.games.fifteen.partitions import partition
 
 UNSEEN = 255
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 Progress = Callable[[str, float], None]
 """Called as progress(label, fraction done) while tables are built."""
@@ -277,6 +277,7 @@ def cache_path(width: int, height: int, tiles: Sequence[int]) -> Path:
 def _save_atomically(path: Path, table: np.ndarray) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".part")
+    os.fchmod(fd, 0o644)  # mkstemp makes it private; a cache file need not be
     try:
         with os.fdopen(fd, "wb") as fh:
             np.save(fh, table)
@@ -286,24 +287,32 @@ def _save_atomically(path: Path, table: np.ndarray) -> None:
         raise
 
 
+LOOKUP_ON_DISK = 1 << 25
+"""Tables whose lookup layout (n^k entries) is at most this are cached in that layout, so
+loading is a plain read; bigger ones (3×3's exact 8-tile table: 9^8) are cached compact."""
+
+
 def load_or_build(width: int, height: int, tiles: Sequence[int],
                   progress: Progress | None = None, label: str = "") -> np.ndarray:
-    """The compact table of one group, from the cache or built (then cached)."""
+    """The lookup table of one group (indexed by Σ cell·n^slot), from the cache or built."""
+    n, k = width * height, len(tiles)
+    as_lookup = n**k <= LOOKUP_ON_DISK
     path = cache_path(width, height, tiles)
-    expected = falling(width * height, len(tiles))
+    expected = n**k if as_lookup else falling(n, k)
     if path.exists():
         try:
             table = np.load(path)
             if table.shape == (expected,) and table.dtype == np.uint8:
-                return table
+                return table if as_lookup else scatter(table, width, height, k)
         except (OSError, ValueError):
             pass  # a damaged cache file is rebuilt below
-    table = build_table(width, height, tiles, progress, label)
+    compact = build_table(width, height, tiles, progress, label)
+    lookup = scatter(compact, width, height, k)
     try:
-        _save_atomically(path, table)
+        _save_atomically(path, lookup if as_lookup else compact)
     except OSError as err:
         print(f"autoplayer: could not cache {path}: {err}", file=sys.stderr)
-    return table
+    return lookup
 
 
 class StderrBar:
@@ -365,8 +374,7 @@ def tables(width: int, height: int, progress: Progress | None = None) -> Tables:
     report = progress or bar
     parts = []
     for i, g in enumerate(groups, 1):
-        compact = load_or_build(width, height, g, report, f"{i}/{len(groups)}")
-        parts.append(scatter(compact, width, height, len(g)))
+        parts.append(load_or_build(width, height, g, report, f"{i}/{len(groups)}"))
     if bar:
         bar.close()
     offset = np.cumsum([0] + [p.shape[0] for p in parts[:-1]]).astype(np.int64)
