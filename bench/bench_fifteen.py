@@ -3,6 +3,7 @@ side by side with PyPI `fifteen-puzzle-solvers` (greedy best-first, ~121 moves).
 
 Run: `.venv/bin/pip install -r bench/requirements.txt && .venv/bin/python -m bench.bench_fifteen`
 (or `python -m bench.run_all fifteen`). Writes section `fifteen` of docs/benchmarks.md.
+`python -m bench.bench_fifteen --partitions` compares 6-6-3 shapes (prints a table; minutes).
 
 Every timing is the median of REPEATS runs of the same instance; the build is
 timed in a fresh process with empty numba and table caches, as on a new machine.
@@ -172,6 +173,47 @@ Load average when the run started: {load:.2f} (2 cores, shared with other work).
 """
 
 
+CANDIDATES = (
+    ((1, 2, 3, 5, 6, 7), (4, 8, 11, 12, 14, 15), (9, 10, 13)),
+    ((1, 2, 3, 5, 6, 7), (4, 8, 10, 11, 12, 15), (9, 13, 14)),
+    ((1, 2, 3, 4, 5, 6), (7, 8, 11, 12, 14, 15), (9, 10, 13)),
+    ((1, 2, 5, 6, 9, 10), (3, 4, 7, 8, 11, 12), (13, 14, 15)),
+    ((1, 2, 3, 4, 5, 9), (6, 7, 8, 10, 11, 12), (13, 14, 15)),
+)
+
+
+def compare_partitions(count: int = 30) -> None:
+    """Prints nodes and time on the `count` longest Korf instances for each candidate 6-6-3
+    shape, with and without the mirrored lookup (builds 2 tables per shape: minutes)."""
+    import dataclasses
+
+    from autoplayer.games.fifteen import partitions, pdb
+    from autoplayer.games.fifteen.model import from_blank_first
+    from autoplayer.games.fifteen.optimal import solve_optimal
+
+    hardest = sorted(_korf(), key=lambda item: -item[2])[:count]
+    print(f"| tiles | mirrored lookup | nodes on the {count} longest | seconds |")
+    print("| --- | --- | --- | --- |")
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["XDG_CACHE_HOME"] = tmp
+        for groups in CANDIDATES:
+            partitions.PARTITIONS[(4, 4)] = groups
+            pdb._LOADED.clear()
+            full = pdb.tables(4, 4)
+            for mirrored in (True, False):
+                pdb._LOADED[(4, 4)] = dataclasses.replace(full, reflected=mirrored)
+                nodes, seconds = 0, 0.0
+                for _, cells, length in hardest:
+                    t = time.perf_counter()
+                    result = solve_optimal(from_blank_first(cells))
+                    seconds += time.perf_counter() - t
+                    assert len(result.moves) == length
+                    nodes += result.nodes
+                shape = " / ".join(",".join(map(str, g)) for g in groups)
+                print(f"| {shape} | {'yes' if mirrored else 'no'} | {nodes:,} | {seconds:.1f} |",
+                      flush=True)
+
+
 def main() -> None:
     from autoplayer.games.fifteen.model import from_blank_first
 
@@ -218,4 +260,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if "--partitions" in sys.argv[1:]:
+        compare_partitions()
+    else:
+        main()
