@@ -14,6 +14,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from autoplayer.errors import UserError
@@ -48,10 +49,11 @@ class Session:
     plan_optimal: bool = False
 
     def slide(self, move: str) -> bool:
-        if self.board.tile_to_move(move) is None:
+        src = self.board.tile_to_move(move)
+        if src is None:
             self.message = f"nothing can slide {WORDS[move]}"
             return False
-        tile = self.board.cells[self.board.tile_to_move(move)]  # type: ignore[index]
+        tile = self.board.cells[src]
         self.board = self.board.move(move)
         self.moves_made += 1
         # the rest of a known solution stays a solution (and optimal) if its move was taken
@@ -63,7 +65,7 @@ class Session:
         return True
 
 
-def _solution(session: Session, redraw: callable) -> None:  # type: ignore[valid-type]
+def _solution(session: Session, redraw: Callable[[], None]) -> None:
     """Fills session.plan: optimal where tables exist (built on first use), else human-style."""
     if session.plan or session.board.is_solved():
         return
@@ -116,7 +118,9 @@ def _hint(screen: curses.window, session: Session) -> None:
         return
     _solution(session, lambda: _draw(screen, session))
     move = session.plan[0]
-    tile = session.board.cells[session.board.tile_to_move(move)]  # type: ignore[index]
+    src = session.board.tile_to_move(move)
+    assert src is not None  # a plan only holds moves that slide something
+    tile = session.board.cells[src]
     kind = "optimal" if session.plan_optimal else "human-style"
     session.message = (
         f"hint: slide {tile} {WORDS[move]} ({len(session.plan)} moves to go, {kind})"
