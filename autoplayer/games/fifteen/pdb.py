@@ -369,6 +369,9 @@ def tables(width: int, height: int, progress: Progress | None = None) -> Tables:
         return _LOADED[(width, height)]
     groups = partition(width, height)
     n = width * height
+    # The search stops where the heuristic is 0, so every tile must be in exactly one group.
+    if sorted(t for g in groups for t in g) != list(range(1, n)):
+        raise ValueError(f"the groups {groups} do not cover tiles 1..{n - 1} exactly once")
     missing = [g for g in groups if not cache_path(width, height, g).exists()]
     bar = StderrBar(f"building {width}x{height} pattern databases (once)") \
         if missing and progress is None else None
