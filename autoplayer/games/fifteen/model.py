@@ -123,6 +123,22 @@ def is_solvable(board: Board) -> bool:
     return (inv + gap_row) % 2 == (board.height - 1) % 2
 
 
+def unsolvable_reason(board: Board) -> str:
+    """Why the parity rule refuses a board, with the numbers that decide it."""
+    inv = inversions(board.cells)
+    parity = ("even", "odd")
+    pairs = f"{inv} inversion{'' if inv == 1 else 's'} (pairs of tiles out of order)"
+    if board.width % 2:
+        return (f"its tiles have {pairs}, an odd number, and on a board of odd width "
+                "every move keeps that parity (swap two tiles to fix it)")
+    row = board.gap // board.width
+    return (f"its tiles have {pairs} and the gap is {row} row{'' if row == 1 else 's'} "
+            "below the top; "
+            f"{inv} + {row} is {parity[(inv + row) % 2]}, and every move keeps that parity, "
+            f"but the solved {board.width}x{board.height} board has it "
+            f"{parity[(board.height - 1) % 2]} (swap two tiles to fix it)")
+
+
 def check_size(width: int, height: int) -> None:
     for side, name in ((width, "width"), (height, "height")):
         if not MIN_SIDE <= side <= MAX_SIDE:
@@ -177,15 +193,7 @@ def parse_board(text: str) -> Board:
         cells.append(int(f))
     board = make_board(width, height, cells)
     if not is_solvable(board):
-        why = (
-            "the tiles have an odd number of inversions"
-            if width % 2
-            else "inversions plus the gap's row (from the top) must have the parity of "
-            f"{height - 1}"
-        )
-        raise InputError(
-            f"board {board.spec()} cannot be solved: {why} (swap two tiles to fix it)"
-        )
+        raise InputError(f"board {board.spec()} cannot be solved: {unsolvable_reason(board)}")
     return board
 
 
