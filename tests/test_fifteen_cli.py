@@ -101,3 +101,16 @@ def test_commands_start_without_numba():
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout
     assert out.splitlines()[-1] == "False False"
+
+
+def test_first_optimal_solve_builds_the_tables_with_a_progress_bar(tmp_path):
+    env = {"XDG_CACHE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    argv = [sys.executable, "-m", "autoplayer", "fifteen", "solve", "3x3:0,1,2,3,4,5,6,7,8"]
+    first = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
+    assert "building 3x3 pattern databases (once)" in first.stderr
+    assert "100.0%" in first.stderr
+    assert first.stdout.startswith("22 moves, optimal")
+    assert list((tmp_path / "autoplayer" / "fifteen").glob("pdb-3x3-*.npy"))
+    again = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
+    assert again.stderr == ""
+    assert again.stdout == first.stdout

@@ -317,28 +317,40 @@ def load_or_build(width: int, height: int, tiles: Sequence[int],
 
 
 class StderrBar:
-    """A one-line progress bar on stderr, redrawn in place."""
+    """A progress bar on stderr: redrawn in place on a terminal; in a log, a line per
+    quarter of each table, so CI output stays short."""
 
     def __init__(self, title: str) -> None:
         self.title = title
         self.start = time.perf_counter()
         self.last = -1.0
+        self.tty = sys.stderr.isatty()
+        self.logged: set[tuple[str, int]] = set()
 
     def __call__(self, label: str, fraction: float) -> None:
         now = time.perf_counter()
-        if fraction < 1.0 and now - self.last < 0.2:
-            return
-        self.last = now
+        if self.tty:
+            if fraction < 1.0 and now - self.last < 0.2:
+                return
+            self.last = now
+            start, end = "\r", ""
+        else:
+            quarter = int(4 * fraction)
+            if (label, quarter) in self.logged:
+                return
+            self.logged.add((label, quarter))
+            start, end = "", "\n"
         filled = int(30 * fraction)
         sys.stderr.write(
-            f"\r{self.title} {label} [{'#' * filled}{'.' * (30 - filled)}] "
-            f"{100 * fraction:5.1f}% {now - self.start:5.1f}s"
+            f"{start}{self.title} {label} [{'#' * filled}{'.' * (30 - filled)}] "
+            f"{100 * fraction:5.1f}% {now - self.start:5.1f}s{end}"
         )
         sys.stderr.flush()
 
     def close(self) -> None:
-        sys.stderr.write("\n")
-        sys.stderr.flush()
+        if self.tty:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
 
 
 @dataclass(frozen=True)
