@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 PARTITIONS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {
-    # 6-6-3. Of the shapes we measured (bench/bench_fifteen.py's notes), this one
-    # needs the fewest nodes on Korf's 30 hardest: a 2×3 block, the right column
-    # with the bottom-right corner, and the 2×2 corner left of it minus one.
+    # 6-6-3: a 2×3 block, the right column with the bottom-right corner, and the
+    # 2×2 corner left of it less one. `python -m bench.bench_fifteen --partitions`
+    # compares shapes by nodes generated on Korf's 30 longest instances (2026-11-21):
+    #   this one               48.6 M with the mirrored lookup, 131.6 M without
+    #   …/4,8,10,11,12,15/9,13,14   53.2 M    171.8 M
+    #   1-6/7,8,11,12,14,15/9,10,13 70.6 M    171.2 M
+    #   left / right halves    96.2 M    368.2 M
+    #   top row + left column / inner 2×3 / bottom row   278.2 M   699.2 M
     #   A A A B
     #   A A A B
     #   C C B B
