@@ -119,6 +119,7 @@ def test_parse_tatham_game_id():
     ("text", "why"),
     [
         ("4x4", "not of the form"),
+        ("4x4#805291520", "is a random seed"),
         ("1x4:1,2,3,0", "width 1 is outside 2..6"),
         ("7x2:" + ",".join(map(str, range(14))), "width 7"),
         ("2x2:1,2,0", "has 4 cells, got 3"),

@@ -178,6 +178,11 @@ def parse_board(text: str) -> Board:
     the reason, because nothing downstream can do anything with them.
     """
     m = _SPEC.match(text)
+    if not m and re.match(r"^\s*\d+\s*[xX×]\s*\d+\s*#", text):
+        raise InputError(
+            f"{text.strip()[:40]!r} is a random seed, which only Tatham's own generator "
+            "turns into a board; give the game ID instead (Game > Specific… in Fifteen)"
+        )
     if not m:
         raise InputError(
             f"board {text.strip()[:40]!r} is not of the form WxH:t,t,… "
