@@ -51,7 +51,7 @@ class Terminal:
     def keys(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", "0", *keys)
 
-    def wait_for(self, pattern: str, timeout: float = 20.0) -> str:
+    def wait_for(self, pattern: str, timeout: float = 40.0) -> str:
         deadline = time.monotonic() + timeout
         while True:
             text = self.screen()
