@@ -21,8 +21,10 @@ import hashlib
 import os
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -139,7 +141,7 @@ def _seed(seen: np.ndarray, table: np.ndarray, goal_pos: np.ndarray, k: int, n: 
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _expand_layer(seen: np.ndarray, table: np.ndarray, depth: int, k: int, n: int,
                   weights: np.ndarray, adj: np.ndarray, masks: np.ndarray, width: int,
                   frontier: np.ndarray, count: int, out: np.ndarray) -> tuple[np.ndarray, int, int]:
@@ -240,7 +242,7 @@ def build_table(width: int, height: int, tiles: Sequence[int],
     return table
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _scatter(table: np.ndarray, k: int, n: int, weights: np.ndarray, out: np.ndarray) -> None:
     """Compact (rank-indexed) table → one indexed by Σ cell·n^slot, O(1) to update per move."""
     pos = np.empty(k, dtype=np.int64)
@@ -372,6 +374,30 @@ class Tables:
 _LOADED: dict[tuple[int, int], Tables] = {}
 
 
+def _load_all(width: int, height: int, groups: Sequence[Sequence[int]],
+              progress: Progress | None) -> list[np.ndarray]:
+    """Every group's table; missing ones are built side by side, one thread a core (the
+    BFS runs without the GIL), and progress is reported for all of them together."""
+    n = width * height
+    sizes = [falling(n, len(g)) for g in groups]
+    done = [0.0] * len(groups)
+    lock = threading.Lock()
+
+    def one(i: int) -> np.ndarray:
+        def report(_label: str, fraction: float) -> None:
+            with lock:
+                done[i] = fraction
+                if progress:
+                    total = sum(d * s for d, s in zip(done, sizes, strict=True)) / sum(sizes)
+                    progress(f"{len(groups)} table{'s' if len(groups) > 1 else ''}", total)
+
+        return load_or_build(width, height, groups[i], report)
+
+    workers = max(1, min(len(groups), os.cpu_count() or 1))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(one, range(len(groups))))
+
+
 def tables(width: int, height: int, progress: Progress | None = None) -> Tables:
     """The tables of a size, loaded once per process (built on first use, with a progress bar).
 
@@ -387,10 +413,7 @@ def tables(width: int, height: int, progress: Progress | None = None) -> Tables:
     missing = [g for g in groups if not cache_path(width, height, g).exists()]
     bar = StderrBar(f"building {width}x{height} pattern databases (once)") \
         if missing and progress is None else None
-    report = progress or bar
-    parts = []
-    for i, g in enumerate(groups, 1):
-        parts.append(load_or_build(width, height, g, report, f"{i}/{len(groups)}"))
+    parts = _load_all(width, height, groups, progress or bar)
     if bar:
         bar.close()
     offset = np.cumsum([0] + [p.shape[0] for p in parts[:-1]]).astype(np.int64)
