@@ -114,3 +114,16 @@ def test_first_optimal_solve_builds_the_tables_with_a_progress_bar(tmp_path):
     again = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
     assert again.stderr == ""
     assert again.stdout == first.stdout
+
+
+def test_plain_ascii_output_where_the_encoding_has_no_box_drawing():
+    env = {"PYTHONIOENCODING": "ascii", "PATH": "/usr/bin:/bin"}
+    base = [sys.executable, "-m", "autoplayer", "fifteen"]
+    solved = subprocess.run([*base, "solve", "--fast", "3x3:1,2,3,4,5,6,0,7,8"],
+                            capture_output=True, text=True, env=env, check=True).stdout
+    assert solved.splitlines()[-1] == "  7L 8L"
+    shown = subprocess.run([*base, "show", "--id", "5", "--size", "2x2"],
+                           capture_output=True, text=True, env=env, check=True).stdout
+    assert shown.splitlines()[1:] == [
+        ",----+----.", "|  3 |  1 |", "+----+----+", "|    |  2 |", "`----+----'",
+    ]

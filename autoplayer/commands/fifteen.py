@@ -61,11 +61,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from autoplayer.games.fifteen.human import solve_steps
     from autoplayer.games.fifteen.model import parse_board
     from autoplayer.games.fifteen.partitions import has_tables
-    from autoplayer.games.fifteen.render import wrap_moves
+    from autoplayer.games.fifteen.render import unicode_ok, wrap_moves
 
     board = parse_board(args.board)
     method = args.method or ("optimal" if has_tables(board.width, board.height) else "fast")
     out = sys.stdout
+    arrows = unicode_ok(out.encoding)
     if method == "optimal":
         if not has_tables(board.width, board.height):
             raise UserError(
@@ -79,7 +80,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             print(moves, file=out)
             return 0
         print(f"{len(moves)} moves, optimal (each tile and the way it slides):", file=out)
-        for line in wrap_moves(board, moves):
+        for line in wrap_moves(board, moves, arrows=arrows):
             print(f"  {line}", file=out)
         return 0
     steps = solve_steps(board)
@@ -90,8 +91,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print(f"{len(moves)} moves, human-style (each tile and the way it slides):", file=out)
     for step in steps:
         count = f"{len(step.moves)} moves" if step.moves else "already in place"
-        print(f"{step.title} — {count}", file=out)
-        for line in wrap_moves(board, step.moves):
+        print(f"{step.title} ({count})", file=out)
+        for line in wrap_moves(board, step.moves, arrows=arrows):
             print(f"  {line}", file=out)
         board = board.play(step.moves)
     return 0
@@ -100,14 +101,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     from autoplayer.games.fifteen.ids import board_from_id, id_of
     from autoplayer.games.fifteen.model import parse_board, parse_size
-    from autoplayer.games.fifteen.render import box_lines
+    from autoplayer.games.fifteen.render import ASCII_BOX, UNICODE_BOX, box_lines, unicode_ok
 
     if args.board is not None:
         board = parse_board(args.board)
     else:
         board = board_from_id(args.id, *parse_size(args.size))
     print(f"{board.spec()}  ID {id_of(board)}")
-    for line in box_lines(board):
+    for line in box_lines(board, UNICODE_BOX if unicode_ok(sys.stdout.encoding) else ASCII_BOX):
         print(line)
     if board.is_solved():
         print("Note: this board is solved")

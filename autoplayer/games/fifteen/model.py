@@ -232,13 +232,13 @@ def moves_between(before: Board, after: Board) -> str | None:
     return None
 
 
-def describe(board: Board, moves: Sequence[str]) -> list[str]:
-    """Each move as '12←': the tile that slides and where it goes."""
+def describe(board: Board, moves: Sequence[str], arrows: bool = True) -> list[str]:
+    """Each move as '12←' (or '12L' without arrows): the tile that slides and where it goes."""
     out: list[str] = []
     for m in moves:
         src = board.tile_to_move(m)
         if src is None:
             raise ValueError(f"move {m!r} slides nothing on {board.spec()}")
-        out.append(f"{board.cells[src]}{ARROWS[m]}")
+        out.append(f"{board.cells[src]}{ARROWS[m] if arrows else m}")
         board = board.move(m)
     return out

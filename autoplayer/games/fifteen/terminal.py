@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import curses
+import locale
 import os
 import random
 import sys
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from autoplayer.errors import UserError
 from autoplayer.games.fifteen.ids import board_from_id, id_count, id_of
 from autoplayer.games.fifteen.model import WORDS, Board, parse_size
-from autoplayer.games.fifteen.render import box_lines
+from autoplayer.games.fifteen.render import ASCII_BOX, UNICODE_BOX, box_lines, unicode_ok
 
 KEYS = {curses.KEY_LEFT: "L", curses.KEY_RIGHT: "R", curses.KEY_UP: "U", curses.KEY_DOWN: "D"}
 ESC = 27
@@ -47,6 +48,7 @@ class Session:
     message: str = ""
     plan: list[str] = field(default_factory=list)  # solution of `board`, when known
     plan_optimal: bool = False
+    box: str = UNICODE_BOX  # ASCII_BOX where the terminal's encoding has no box drawing
 
     def slide(self, move: str) -> bool:
         src = self.board.tile_to_move(move)
@@ -98,7 +100,7 @@ def _draw(screen: curses.window, session: Session) -> None:
     lines = [
         f"autoplayer fifteen — {b.width}x{b.height}, game ID {session.board_id}",
         "",
-        *box_lines(b),
+        *box_lines(b, session.box),
         "",
         f"moves: {session.moves_made}",
         session.message,
@@ -169,6 +171,8 @@ def play_in_terminal(board: Board, board_id: int) -> int:
         raise UserError("fifteen play needs a terminal (stdin and stdout must be a tty)")
     os.environ.setdefault("ESCDELAY", "25")  # Esc quits at once, not after curses' 1 s wait
     session = Session(board, board_id)
+    if not unicode_ok(locale.getpreferredencoding(False)):
+        session.box = ASCII_BOX
     if board.is_solved():
         session.message = "Note: this board is solved."
     started = time.monotonic()
