@@ -140,3 +140,12 @@ def test_progress_is_reported_while_building():
     pdb.build_table(3, 2, (1, 2, 3), lambda label, fraction: seen.append(fraction))
     assert seen[-1] == 1.0
     assert seen == sorted(seen)
+
+
+def test_an_unwritable_cache_only_costs_a_warning(tmp_path, monkeypatch, capsys):
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    table = pdb.load_or_build(2, 2, (1, 2, 3))
+    assert int(table[table != pdb.UNSEEN].max()) == max(distances(2, 2).values())
+    assert "could not cache" in capsys.readouterr().err
