@@ -257,7 +257,7 @@ def _drop_rules(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
     across_axis = 0 if kind == "row" else 1
     across = ink.shape[across_axis]
     along_extent = max((b - a for a, b in runs(ink.any(axis=across_axis))), default=0)
-    if ink.sum(axis=across_axis).max(initial=0) < 0.9 * across and along_extent <= 3 * pitch:
+    if ink.sum(axis=across_axis).max(initial=0) < across and along_extent <= 3 * pitch:
         return ink  # nothing line-like can be here: skip the labelling
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     if n <= 1:
@@ -266,7 +266,7 @@ def _drop_rules(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
     bad = []
     for i in range(1, n):
         w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        if (min(w, h) <= thin and max(w, h) >= 0.9 * across) or max(w, h) > 3 * pitch:
+        if (min(w, h) <= thin and max(w, h) >= across) or max(w, h) > 3 * pitch:
             bad.append(i)
     if not bad:
         return ink
