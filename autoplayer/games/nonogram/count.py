@@ -17,6 +17,7 @@ That is 4^n bytes (64 KiB for n = 8), built once by enumerating placements.
 from __future__ import annotations
 
 import os
+import random
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -58,8 +59,8 @@ def check_size(rows: int, columns: int) -> None:
     for name, value in (("N", rows), ("M", columns)):
         if not 0 <= value <= MAX_SIDE:
             raise UserError(
-                f"{name}={value} is outside 0..{MAX_SIDE}: a whole grid is packed into one "
-                f"64-bit word, and {MAX_SIDE + 1}x{MAX_SIDE + 1} has 2^81 grids anyway"
+                f"{name}={value} is outside 0..{MAX_SIDE}: a grid is held in one 64-bit "
+                f"word, so {MAX_SIDE}x{MAX_SIDE} is the largest square that fits"
             )
     cells = rows * columns
     if cells > MAX_CELLS:
@@ -172,6 +173,10 @@ def count_grids(
 
     n = batches or min(plan.n_groups, max(64, 32 * jobs))
     bounds = [plan.n_groups * i // n for i in range(n + 1)]
+    # Least groups of each mirror set come early, so batches in a fixed
+    # shuffled order make the progress (and its time left) even.
+    batch_list = [(lo, hi) for lo, hi in pairwise(bounds) if hi > lo]
+    random.Random(0).shuffle(batch_list)
     done = solvable = unique_count = 0
 
     def run(lo: int, hi: int) -> tuple[int, int, int]:
@@ -181,8 +186,7 @@ def count_grids(
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="count")
     try:
         pending: set[Future] = {
-            pool.submit(run, lo, hi) for lo, hi in pairwise(bounds) if hi > lo
-        }
+            pool.submit(run, lo, hi) for lo, hi in batch_list}
         while pending:
             finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
             for future in finished:
