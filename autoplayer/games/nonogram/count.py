@@ -206,6 +206,68 @@ def count_grids(
     )
 
 
+@dataclass(frozen=True)
+class SampleEstimate:
+    """A count too long to run, projected from random runs of row-clue groups."""
+
+    rows: int
+    columns: int
+    groups_sampled: int
+    groups_total: int
+    cpu_seconds: float
+    """Kernel time the sample took on one thread."""
+    line_solvable: float
+    unique: float | None
+
+    @property
+    def projected_cpu_seconds(self) -> float:
+        """The whole count on one thread; divide by the threads for the wall time."""
+        return self.cpu_seconds * self.groups_total / self.groups_sampled
+
+
+def sample_count(
+    rows: int,
+    columns: int,
+    *,
+    runs: int = 200,
+    run_groups: int = 500,
+    unique: bool = False,
+    seed: int = 0,
+) -> SampleEstimate:
+    """Count `runs` random runs of `run_groups` consecutive groups and scale up.
+
+    Groups are uniform samples of the enumeration (mirror-skipped ones cost
+    almost nothing, as in the full count), so the sampled kernel time and
+    counts, scaled by groups_total / groups_sampled, estimate the whole count.
+    """
+    check_size(rows, columns)
+    if rows * columns == 0:
+        raise UserError("nothing to sample in an empty grid")
+    plan = _plan(rows, columns)
+    from autoplayer.games.nonogram.count_kernel import count_groups
+
+    rng = random.Random(seed)
+    run_groups = min(run_groups, plan.n_groups)
+    keys = np.empty(plan.max_group if unique else 1, dtype=np.int64)
+    count_groups(plan.width, plan.height, 0, 1, unique, *plan.args, keys)  # compile / load
+    sampled = solvable = unique_count = 0
+    cpu = 0.0
+    for _ in range(runs):
+        lo = rng.randrange(plan.n_groups - run_groups + 1)
+        hi = lo + run_groups
+        began = time.thread_time()
+        _, s, u = count_groups(plan.width, plan.height, lo, hi, unique, *plan.args, keys)
+        cpu += time.thread_time() - began
+        sampled += run_groups
+        solvable += s
+        unique_count += u
+    scale = plan.n_groups / sampled
+    return SampleEstimate(
+        rows, columns, sampled, plan.n_groups, cpu, solvable * scale,
+        unique_count * scale if unique else None,
+    )
+
+
 def default_jobs() -> int:
     """The CPUs this process may run on."""
     try:

@@ -87,6 +87,7 @@ def count_groups(
     size = np.zeros(height, np.int64)
     idx = np.zeros(height, np.int64)
     gt_part = np.zeros(height + 1, np.int64)
+    rowval = np.zeros(height, np.int64)
     grids = 0
     solvable = 0
     unique = 0
@@ -111,6 +112,7 @@ def count_groups(
             kc0 |= spread_row[first] << r
         for r in range(height):
             v = np.int64(class_values[start[r]])
+            rowval[r] = v
             gt_part[r + 1] = gt_part[r] | (spread_row[v] << r)
         n = 0
         group_solvable = 0
@@ -126,25 +128,21 @@ def count_groups(
                     if (dirty_c >> c) & 1:
                         sh = c * height
                         k = (kc >> sh) & col_mask
-                        if k != col_mask:
-                            t = (gt >> sh) & col_mask
-                            d = np.int64(col_table[(t << height) | k]) ^ k
-                            if d:
-                                kc |= d << sh
-                                kr |= spread_col[d] << c
-                                dirty_r |= d
+                        t = (gt >> sh) & col_mask
+                        d = np.int64(col_table[(t << height) | k]) ^ k
+                        kc |= d << sh
+                        kr |= spread_col[d] << c
+                        dirty_r |= d
                 dirty_c = np.int64(0)
                 for r in range(height):
                     if (dirty_r >> r) & 1:
                         sh = r * width
                         k = (kr >> sh) & row_mask
-                        if k != row_mask:
-                            t = np.int64(class_values[start[r] + idx[r]])
-                            d = np.int64(row_table[(t << width) | k]) ^ k
-                            if d:
-                                kr |= d << sh
-                                kc |= spread_row[d] << r
-                                dirty_c |= d
+                        t = rowval[r]
+                        d = np.int64(row_table[(t << width) | k]) ^ k
+                        kr |= d << sh
+                        kc |= spread_row[d] << r
+                        dirty_c |= d
             if kr == full:
                 group_solvable += 1
             if want_unique:
@@ -165,6 +163,7 @@ def count_groups(
                 break
             for rr in range(r, height):
                 v = np.int64(class_values[start[rr] + idx[rr]])
+                rowval[rr] = v
                 gt_part[rr + 1] = gt_part[rr] | (spread_row[v] << rr)
         grids += weight * n
         solvable += weight * group_solvable
