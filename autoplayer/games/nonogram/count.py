@@ -171,7 +171,8 @@ def count_grids(
         )
     from autoplayer.games.nonogram.count_kernel import count_groups
 
-    n = batches or min(plan.n_groups, max(64, 32 * jobs))
+    # Enough batches to share work evenly and show progress every few seconds.
+    n = batches or min(plan.n_groups, max(32 * jobs, total >> 22))
     bounds = [plan.n_groups * i // n for i in range(n + 1)]
     # Least groups of each mirror set come early, so batches in a fixed
     # shuffled order make the progress (and its time left) even.
