@@ -18,7 +18,7 @@ from autoplayer.games.nonogram.count import (
     line_table,
     spread_table,
 )
-from autoplayer.games.nonogram.model import Clue, line_clue
+from autoplayer.games.nonogram.model import UNKNOWN, Clue, line_clue
 
 # Line-solvable counts, olligobber/LocalNonogram (notes §4): (rows, columns) -> count.
 LINE_SOLVABLE = {
@@ -74,6 +74,24 @@ def test_line_table_is_the_complete_line_solver(length: int) -> None:
     for t, k in cases:
         expected = solve_line(bits_clue(t, length), length, t, k)
         assert table[t << length | k] == expected, (length, bin(t), bin(k))
+
+
+@pytest.mark.parametrize("length", range(1, 9))
+def test_line_table_agrees_with_the_general_line_solver(length: int) -> None:
+    """The tables and `solve`'s DP line solver are one semantics, on random lines."""
+    from autoplayer.games.nonogram.solver import line_solve
+
+    table = line_table(length)
+    rng = random.Random(100 + length)
+    for _ in range(400):
+        t = rng.randrange(1 << length)
+        k = rng.randrange(1 << length)
+        cells = [((t >> i) & 1) if (k >> i) & 1 else UNKNOWN for i in range(length)]
+        solved = line_solve(bits_clue(t, length), cells)
+        assert solved is not None
+        decided = sum(1 << i for i, cell in enumerate(solved) if cell != UNKNOWN)
+        assert table[t << length | k] == decided, (length, bin(t), bin(k))
+        assert all(cell in (UNKNOWN, (t >> i) & 1) for i, cell in enumerate(solved))
 
 
 def test_line_table_decides_known_cells_and_whole_lines_alone() -> None:
