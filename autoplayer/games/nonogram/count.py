@@ -140,6 +140,7 @@ def _plan(height: int, width: int) -> _Plan:
         spread_table(width, height), spread_table(height, width), col_ids,
         len(row_clues), len(col_clues),
         np.array([row_clues.index(clue[::-1]) for clue in row_clues], dtype=np.int64),
+        width == height,
     )
     return _Plan(width, height, len(row_clues) ** height, int(sizes.max()) ** height, args)
 

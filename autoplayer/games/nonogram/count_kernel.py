@@ -66,6 +66,7 @@ def count_groups(
     n_row_clues: int,
     n_col_clues: int,
     mirror_clue: np.ndarray,
+    square: bool,
     keys: np.ndarray,
 ) -> tuple[int, int, int]:
     """(grids, line-solvable, unique) over the row-clue groups [group_lo, group_hi).
@@ -78,7 +79,11 @@ def count_groups(
 
     Mirroring the grid left-right or top-bottom maps a group onto a group
     with the same counts, so only the least group of each such set is
-    enumerated, counted once for each distinct group in the set.
+    enumerated, counted once for each distinct group in the set. On squares
+    the transpose pairs grids across groups; a grid is kept when the least
+    mirror image of its column clues is not below its group (the least
+    mirror image of its row clues), and counted twice when above. Both
+    sides of that test are mirror-invariant, so the two savings compose.
     """
     row_mask = (np.int64(1) << width) - 1
     col_mask = (np.int64(1) << height) - 1
@@ -115,42 +120,68 @@ def count_groups(
             rowval[r] = v
             gt_part[r + 1] = gt_part[r] | (spread_row[v] << r)
         n = 0
+        m = 0
         group_solvable = 0
         while True:
             gt = gt_part[height]
-            # Propagate to the fixpoint: columns first (rows are already settled).
-            kr = kr0
-            kc = kc0
-            dirty_c = row_mask
-            while dirty_c:
-                dirty_r = np.int64(0)
-                for c in range(width):
-                    if (dirty_c >> c) & 1:
-                        sh = c * height
-                        k = (kc >> sh) & col_mask
-                        t = (gt >> sh) & col_mask
-                        d = np.int64(col_table[(t << height) | k]) ^ k
-                        kc |= d << sh
-                        kr |= spread_col[d] << c
-                        dirty_r |= d
-                dirty_c = np.int64(0)
-                for r in range(height):
-                    if (dirty_r >> r) & 1:
-                        sh = r * width
-                        k = (kr >> sh) & row_mask
-                        t = rowval[r]
-                        d = np.int64(row_table[(t << width) | k]) ^ k
-                        kr |= d << sh
-                        kc |= spread_row[d] << r
-                        dirty_c |= d
-            if kr == full:
-                group_solvable += 1
-            if want_unique:
-                key = np.int64(0)
-                for c in range(width - 1, -1, -1):
-                    key = key * n_col_clues + col_clue_id[(gt >> (c * height)) & col_mask]
-                keys[n] = key
             n += 1
+            # Squares: a grid and its transpose have the same counts, so only
+            # the one of the two whose row clues are (up to mirrors) the lesser
+            # is propagated, counted twice (once when they tie).
+            key = np.int64(0)
+            twins = 1
+            if square or want_unique:
+                plain = np.int64(0)  # column clue ids as one number, like a group's
+                lr = np.int64(0)  # ... of the left-right mirror
+                tb = np.int64(0)  # ... of the top-bottom mirror
+                both = np.int64(0)
+                for c in range(width - 1, -1, -1):
+                    cid = col_clue_id[(gt >> (c * height)) & col_mask]
+                    plain = plain * n_col_clues + cid
+                    if square:
+                        back = col_clue_id[(gt >> ((width - 1 - c) * height)) & col_mask]
+                        lr = lr * n_col_clues + back
+                        tb = tb * n_col_clues + mirror_clue[cid]
+                        both = both * n_col_clues + mirror_clue[back]
+                if square:
+                    least = min(min(plain, lr), min(tb, both))
+                    if least < group:
+                        twins = 0
+                    elif least > group:
+                        twins = 2
+                # Grids with equal clues have equal twins: still one key a clue set.
+                key = plain * 2 + twins - 1
+            if twins:
+                # Propagate to the fixpoint: columns first (rows are already settled).
+                kr = kr0
+                kc = kc0
+                dirty_c = row_mask
+                while dirty_c:
+                    dirty_r = np.int64(0)
+                    for c in range(width):
+                        if (dirty_c >> c) & 1:
+                            sh = c * height
+                            k = (kc >> sh) & col_mask
+                            t = (gt >> sh) & col_mask
+                            d = np.int64(col_table[(t << height) | k]) ^ k
+                            kc |= d << sh
+                            kr |= spread_col[d] << c
+                            dirty_r |= d
+                    dirty_c = np.int64(0)
+                    for r in range(height):
+                        if (dirty_r >> r) & 1:
+                            sh = r * width
+                            k = (kr >> sh) & row_mask
+                            t = rowval[r]
+                            d = np.int64(row_table[(t << width) | k]) ^ k
+                            kr |= d << sh
+                            kc |= spread_row[d] << r
+                            dirty_c |= d
+                if kr == full:
+                    group_solvable += twins
+                if want_unique:
+                    keys[m] = key
+                    m += 1
             # Next grid of the group: an odometer over the rows' values.
             r = height - 1
             while r >= 0:
@@ -168,13 +199,13 @@ def count_groups(
         grids += weight * n
         solvable += weight * group_solvable
         if want_unique:
-            block = np.sort(keys[:n])
+            block = np.sort(keys[:m])
             i = 0
-            while i < n:
+            while i < m:
                 j = i + 1
-                while j < n and block[j] == block[i]:
+                while j < m and block[j] == block[i]:
                     j += 1
                 if j == i + 1:
-                    unique += weight
+                    unique += weight * (1 + (block[i] & 1))
                 i = j
     return grids, solvable, unique
