@@ -12,6 +12,10 @@ The line solver is a table. Because it is sound, each cell it decides equals
 the grid's own cell, so its answer depends only on the true line `t` and the
 mask `k` of cells already decided: `line_table(n)[t << n | k]` is the new mask.
 That is 4^n bytes (64 KiB for n = 8), built once by enumerating placements.
+
+The compiled loop over grids (`count_kernel`) enumerates them in groups that
+share every row's clue and skips grids that mirrors and (on squares) the
+transpose show to count the same as a grid it does propagate.
 """
 
 from __future__ import annotations
@@ -187,8 +191,7 @@ def count_grids(
 
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="count")
     try:
-        pending: set[Future] = {
-            pool.submit(run, lo, hi) for lo, hi in batch_list}
+        pending: set[Future] = {pool.submit(run, lo, hi) for lo, hi in batch_list}
         while pending:
             finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
             for future in finished:
