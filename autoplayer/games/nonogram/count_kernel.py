@@ -29,22 +29,23 @@ def symmetry_weight(
     for r in range(height):
         digits[r] = rest % n_row_clues
         rest //= n_row_clues
-    images = np.zeros(3, np.int64)  # left-right, top-bottom, both
+    lr = np.int64(0)  # the left-right mirror's group
+    tb = np.int64(0)  # the top-bottom mirror's
+    both = np.int64(0)
     for r in range(height - 1, -1, -1):
-        images[0] = images[0] * n_row_clues + mirror_clue[digits[r]]
-        images[1] = images[1] * n_row_clues + digits[height - 1 - r]
-        images[2] = images[2] * n_row_clues + mirror_clue[digits[height - 1 - r]]
+        lr = lr * n_row_clues + mirror_clue[digits[r]]
+        tb = tb * n_row_clues + digits[height - 1 - r]
+        both = both * n_row_clues + mirror_clue[digits[height - 1 - r]]
+    if lr < group or tb < group or both < group:
+        return 0
+    # The distinct values among group, lr, tb, both.
     distinct = 1
-    for i in range(3):
-        if images[i] < group:
-            return 0
-        if images[i] != group:
-            unseen = True
-            for j in range(i):
-                if images[j] == images[i]:
-                    unseen = False
-            if unseen:
-                distinct += 1
+    if lr != group:
+        distinct += 1
+    if tb != group and tb != lr:
+        distinct += 1
+    if both != group and both != lr and both != tb:
+        distinct += 1
     return distinct
 
 
