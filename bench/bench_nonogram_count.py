@@ -9,6 +9,7 @@ the kernel's single-thread CPU time on random runs of row-clue groups.
 from __future__ import annotations
 
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -26,14 +27,20 @@ CASES: list[tuple[list[str], dict[str, int]]] = [
 SIX = {"line-solvable": 48625108931, "unique": 49745060669}
 
 
-def run_count(args: list[str], env: dict[str, str] | None = None) -> tuple[float, dict[str, str]]:
+def run_count(
+    args: list[str], env: dict[str, str] | None = None
+) -> tuple[float, float, dict[str, str]]:
+    """Wall and CPU seconds (user + system, all threads) of one run, and its output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "autoplayer", "count", *args],
         capture_output=True, text=True, check=True, env=env,
     )
     wall = time.perf_counter() - began
-    return wall, dict(line.split(" ", 1) for line in done.stdout.splitlines())
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu, dict(line.split(" ", 1) for line in done.stdout.splitlines())
 
 
 def check(args: list[str], out: dict[str, str], expected: dict[str, int]) -> None:
@@ -49,28 +56,33 @@ def main() -> None:
     lines = [
         f"Whole-process wall time of `autoplayer count ...` ({jobs} threads, the default), "
         f"median of {REPEATS} runs with the compiled kernel cached; every run's output "
-        "checked against the known count. \"Cold\" is one run with an empty numba cache "
-        "(JIT compilation included, as on a fresh machine).",
+        "checked against the known count. CPU is user + system time of the process (all "
+        "threads), which the load of other work on this shared machine inflates less than "
+        "wall time. \"Cold\" is one run with an empty numba cache (JIT compilation included, "
+        "as on a fresh machine). \"count s\" is the command's own `seconds` line (the count "
+        "without process start).",
         "",
-        "| command | result | wall s (median) | cold s | count s | ns/grid (wall) |",
-        "| --- | --- | ---: | ---: | ---: | ---: |",
+        "| command | result | wall s (median) | CPU s (median) | cold wall s | count s "
+        "| ns/grid (wall) |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     for args, expected in CASES:
         with tempfile.TemporaryDirectory() as cache:
-            cold, out = run_count(args, env={**os.environ, "NUMBA_CACHE_DIR": cache})
+            cold, _, out = run_count(args, env={**os.environ, "NUMBA_CACHE_DIR": cache})
         check(args, out, expected)
         runs = []
         for _ in range(REPEATS):
-            wall, out = run_count(args)
+            wall, cpu, out = run_count(args)
             check(args, out, expected)
-            runs.append((wall, float(out["seconds"])))
-        wall = statistics.median(w for w, _ in runs)
-        inner = statistics.median(s for _, s in runs)
+            runs.append((wall, cpu, float(out["seconds"])))
+        wall = statistics.median(w for w, _, _ in runs)
+        cpu = statistics.median(c for _, c, _ in runs)
+        inner = statistics.median(s for _, _, s in runs)
         result = ", ".join(f"{k} {out[k]}" for k in expected)
         ns = wall * 1e9 / int(out["grids"])
         lines.append(
-            f"| `count {' '.join(args)}` | {result} | {wall:.2f} | {cold:.2f} | {inner:.2f} "
-            f"| {ns:.0f} |"
+            f"| `count {' '.join(args)}` | {result} | {wall:.2f} | {cpu:.2f} | {cold:.2f} "
+            f"| {inner:.2f} | {ns:.0f} |"
         )
         print(lines[-1], flush=True)
 
