@@ -25,6 +25,8 @@ CASES: list[tuple[list[str], dict[str, int]]] = [
     (["4", "5", "--unique"], {"line-solvable": 801832, "unique": 814632}),
 ]
 SIX = {"line-solvable": 48625108931, "unique": 49745060669}
+RECTANGLES = {(6, 4): 12560410, (7, 3): 1457710, (8, 3): 11284750, (6, 5): 781005372}
+"""Line-solvable counts from the notes' table (olligobber/LocalNonogram), beyond the tests."""
 
 
 def run_count(
@@ -83,6 +85,23 @@ def main() -> None:
         lines.append(
             f"| `count {' '.join(args)}` | {result} | {wall:.2f} | {cpu:.2f} | {cold:.2f} "
             f"| {inner:.2f} | {ns:.0f} |"
+        )
+        print(lines[-1], flush=True)
+
+    lines += [
+        "",
+        "More rectangles, in process, checked against the notes' table:",
+        "",
+        "| size | grids | line-solvable | count s | ns/grid |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for (rows, columns), known in RECTANGLES.items():
+        res = count_grids(rows, columns, jobs=jobs)
+        if res.line_solvable != known:
+            raise SystemExit(f"count {rows} {columns}: {res.line_solvable}, expected {known}")
+        lines.append(
+            f"| {rows}x{columns} | {res.grids} | {res.line_solvable} | {res.seconds:.2f} "
+            f"| {res.seconds * 1e9 / res.grids:.1f} |"
         )
         print(lines[-1], flush=True)
 
