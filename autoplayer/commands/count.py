@@ -1,9 +1,102 @@
-"""Command group 'count' (see autoplayer.cli for the registration contract)."""
+"""`autoplayer count N [M]`: how many N×M nonograms line logic solves (and have one solution).
+
+Output is one `key value` line each, for scripts: `size NxM`, `grids`,
+`line-solvable`, `unique` (with --unique), `seconds`. Progress goes to stderr.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+import time
+from typing import TextIO
+
+BAR_WIDTH = 30
+PLAIN_EVERY = 10.0
+"""Seconds between progress lines when stderr is not a terminal (a log, CI)."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
+    parser = subparsers.add_parser(
+        "count",
+        help="count the N×M nonograms that line logic alone solves",
+        description=(
+            "Enumerate every grid of N rows and M columns and count those whose clues the "
+            "complete line solver, repeated over rows and columns to a fixpoint, solves from "
+            "an empty grid; with --unique also the clue sets that have exactly one solution. "
+            "Prints `key value` lines: size, grids, line-solvable, unique, seconds."
+        ),
+    )
+    parser.add_argument("rows", type=int, metavar="N", help="rows (0..8)")
+    parser.add_argument(
+        "columns", type=int, nargs="?", metavar="M", help="columns (0..8; default N)"
+    )
+    parser.add_argument(
+        "--unique", action="store_true",
+        help="also count clue sets with exactly one solution (OEIS A242876 for squares)",
+    )
+    parser.add_argument(
+        "--jobs", type=int, metavar="J", help="threads to count on (default: the CPU count)"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from autoplayer.games.nonogram.count import check_size, count_grids, default_jobs
+
+    columns = args.rows if args.columns is None else args.columns
+    check_size(args.rows, columns)
+    jobs = default_jobs() if args.jobs is None else args.jobs
+    bar = ProgressBar(sys.stderr, f"{args.rows}x{columns}")
+    try:
+        result = count_grids(
+            args.rows, columns, unique=args.unique, jobs=jobs, progress=bar.update
+        )
+    finally:
+        bar.close()
+    print(f"size {result.rows}x{result.columns}")
+    print(f"grids {result.grids}")
+    print(f"line-solvable {result.line_solvable}")
+    if result.unique is not None:
+        print(f"unique {result.unique}")
+    print(f"seconds {result.seconds:.3f}")
+    return 0
+
+
+class ProgressBar:
+    """A redrawn bar on a terminal; otherwise a plain line every PLAIN_EVERY seconds."""
+
+    def __init__(self, stream: TextIO, label: str) -> None:
+        self.stream = stream
+        self.label = label
+        self.tty = stream.isatty()
+        self.began = time.monotonic()
+        self.last = self.began
+        self.drawn = False
+
+    def update(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self.tty and now - self.last < 0.1 and done < total:
+            return
+        if not self.tty and now - self.last < PLAIN_EVERY:
+            return
+        self.last = now
+        elapsed = now - self.began
+        fraction = done / total if total else 1.0
+        eta = elapsed * (1 - fraction) / fraction if fraction else 0.0
+        counts = f"{done}/{total} grids, {elapsed:.1f} s, {eta:.0f} s left"
+        if self.tty:
+            filled = round(BAR_WIDTH * fraction)
+            bar = "#" * filled + "." * (BAR_WIDTH - filled)
+            self.stream.write(f"\rcount {self.label} [{bar}] {fraction:6.1%} {counts} ")
+            self.drawn = True
+        else:
+            self.stream.write(f"count {self.label}: {fraction:.1%} ({counts})\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Leave the terminal line clean for whatever is printed next."""
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
