@@ -48,6 +48,8 @@ class _Board:
         self.size = list(puzzle.room_size)
         self.stride = puzzle.max_value + 1
         self._peers: list[list[int] | None] = [None] * (len(self.rooms) * self.stride)
+        self.conflict = -1
+        """The room where propagation last ran into a contradiction."""
 
     def peers(self, cell: int, value: int) -> list[int]:
         """Cells that cannot hold `value` once `cell` does (built on first use)."""
@@ -76,6 +78,7 @@ class _Board:
             if value != EMPTY:
                 bit = 1 << value
                 if not domains[cell] & bit:
+                    self.conflict = self.rooms[cell]
                     return None
                 domains[cell] = bit
         for cell, d in enumerate(domains):
@@ -102,6 +105,7 @@ class _Board:
                     if dj & d:
                         dj &= keep
                         if not dj:
+                            self.conflict = rooms[j]
                             return False
                         dom[j] = dj
                         if not dj & (dj - 1):
@@ -122,6 +126,7 @@ class _Board:
                     twice |= once & dj
                     once |= dj
                 if once != full[room]:
+                    self.conflict = room
                     return False
                 alone = once & ~twice
                 if alone:
@@ -130,10 +135,12 @@ class _Board:
                         hit = dj & alone
                         if hit and hit != dj:
                             if hit & (hit - 1):
+                                self.conflict = room
                                 return False
                             dom[j] = hit
                             queue.append(j)
                         elif hit & (hit - 1):
+                            self.conflict = room
                             return False
                 if queue:
                     break
@@ -151,9 +158,32 @@ def solve(
     `rng` shuffles the order values are tried in (the generator uses it to
     fill an empty grid at random); `max_nodes` bounds the search.
     """
+    return _search(_Board(puzzle), limit, rng, max_nodes, None)
+
+
+def fill_or_blame(
+    puzzle: Puzzle, rng: random.Random, max_nodes: int,
+) -> tuple[tuple[int, ...] | None, int]:
+    """A random solution, or None and the room most often at fault while searching."""
     board = _Board(puzzle)
+    blame: dict[int, int] = {}
+    found = _search(board, 1, rng, max_nodes, blame)
+    if found.solutions:
+        return found.solutions[0], -1
+    return None, max(blame, key=lambda room: (blame[room], -room))
+
+
+def _search(
+    board: _Board,
+    limit: int,
+    rng: random.Random | None,
+    max_nodes: int | None,
+    blame: dict[int, int] | None,
+) -> SolveResult:
     start = board.initial()
     if start is None:
+        if blame is not None:
+            blame[board.conflict] = 1
         return SolveResult((), True, 1)
     solutions: list[tuple[int, ...]] = []
     # A frame is (domains, cell, bit): try `bit` in `cell` on a copy of the domains.
@@ -170,6 +200,8 @@ def solve(
             dom = parent.copy()
             dom[cell] = bit
             if not board.propagate(dom, [cell], [board.rooms[cell]]):
+                if blame is not None:
+                    blame[board.conflict] = blame.get(board.conflict, 0) + 1
                 continue
         best, fewest = -1, 1 << 30
         for i, d in enumerate(dom):

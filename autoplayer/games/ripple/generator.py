@@ -1,0 +1,121 @@
+"""Makes Ripple Effect puzzles with exactly one solution, the same ones for the same seed.
+
+Three steps: cut the grid into random rooms; fill it by a search that tries
+values in random order; then give values of that filling until the solver
+proves the solution unique (each time taking a cell where a second solution
+it found disagrees, which rules that solution out), and finally drop every
+given the solution stays unique without.
+"""
+
+from __future__ import annotations
+
+import random
+
+from autoplayer.games.ripple.model import EMPTY, Puzzle
+from autoplayer.games.ripple.solver import fill_or_blame, solve
+
+ROOM_WEIGHTS = {1: 2, 2: 4, 3: 5, 4: 5, 5: 4, 6: 3, 7: 2, 8: 1, 9: 1}
+"""Relative odds of each room size (roughly the mix in published puzzles)."""
+
+FILL_NODES = 300
+"""Search nodes spent on filling before blaming a room and cutting its area again."""
+
+def random_rooms(rows: int, cols: int, max_room: int, rng: random.Random,
+                 room: list[int] | None = None, area: list[int] | None = None) -> list[int]:
+    """Room labels per cell: rooms grown from random seeds to random sizes.
+
+    With `room` and `area`, only the cells of `area` are cut again (with new
+    labels); the rest of `room` stays as it is.
+    """
+    sizes = [s for s in ROOM_WEIGHTS if s <= max_room]
+    weights = [ROOM_WEIGHTS[s] for s in sizes]
+    room = [-1] * (rows * cols) if room is None else list(room)
+    order = list(range(rows * cols)) if area is None else sorted(area)
+    for cell in order:
+        room[cell] = -1
+    rng.shuffle(order)
+    label = max(room) + 1
+    for start in order:
+        if room[start] >= 0:
+            continue
+        target = rng.choices(sizes, weights)[0]
+        room[start] = label
+        members, frontier = [start], []
+        while len(members) < target:
+            frontier.extend(n for n in _neighbours(members[-1], rows, cols)
+                            if room[n] < 0 and n not in frontier)
+            if not frontier:
+                break
+            cell = frontier.pop(rng.randrange(len(frontier)))
+            room[cell] = label
+            members.append(cell)
+        label += 1
+    return room
+
+
+def _neighbours(cell: int, rows: int, cols: int) -> list[int]:
+    r, c = divmod(cell, cols)
+    return [nr * cols + nc for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+            if 0 <= nr < rows and 0 <= nc < cols]
+
+
+def _as_puzzle(room: list[int], rows: int, cols: int) -> Puzzle:
+    return Puzzle.build([room[r * cols:(r + 1) * cols] for r in range(rows)],
+                        [[EMPTY] * cols] * rows)
+
+
+def _repair(puzzle: Puzzle, bad: int, max_room: int, rng: random.Random) -> Puzzle:
+    """The puzzle with room `bad` joined to its smallest neighbour, or, when that would
+    make a room too large, with it and its neighbours cut into new random rooms."""
+    rows, cols, room = puzzle.rows, puzzle.cols, list(puzzle.rooms)
+    near = {room[n] for cell in puzzle.room_cells[bad] for n in _neighbours(cell, rows, cols)}
+    near.discard(bad)
+    size = {r: len(puzzle.room_cells[r]) for r in near}
+    smallest = min(size.values(), default=max_room)
+    if smallest + len(puzzle.room_cells[bad]) <= max_room:
+        into = rng.choice(sorted(r for r in near if size[r] == smallest))
+        return _as_puzzle([into if r == bad else r for r in room], rows, cols)
+    area = [cell for r in near | {bad} for cell in puzzle.room_cells[r]]
+    return _as_puzzle(random_rooms(rows, cols, max_room, rng, room, area), rows, cols)
+
+
+def random_filling(rows: int, cols: int, max_room: int,
+                   rng: random.Random) -> tuple[Puzzle, tuple[int, ...]]:
+    """An empty puzzle with random rooms, and one grid of values satisfying its rules.
+
+    Random rooms are rarely fillable as cut on a large board (a column of
+    dominoes already is not), so the rooms around the one most often at
+    fault in a failed search are cut afresh, until a search finds a filling.
+    """
+    puzzle = _as_puzzle(random_rooms(rows, cols, max_room, rng), rows, cols)
+    while True:
+        values, bad = fill_or_blame(puzzle, rng, max_nodes=FILL_NODES)
+        if values is not None:
+            return puzzle, values
+        puzzle = _repair(puzzle, bad, max_room, rng)
+
+
+def generate(rows: int, cols: int, seed: int | str, *, max_room: int = 6,
+             minimal: bool = True) -> tuple[Puzzle, tuple[int, ...]]:
+    """A puzzle with exactly one solution, and that solution; same arguments, same puzzle."""
+    if rows < 1 or cols < 1:
+        raise ValueError("a puzzle needs at least one row and one column")
+    rng = random.Random(f"ripple {rows}x{cols} max {max_room} seed {seed}")
+    empty, target = random_filling(rows, cols, max_room, rng)
+    givens = [EMPTY] * (rows * cols)
+    while True:
+        found = solve(empty.with_givens(givens), limit=2)
+        if found.unique:
+            break
+        wrong = [cell for cell in range(rows * cols)
+                 if any(s[cell] != target[cell] for s in found.solutions)]
+        cell = rng.choice(wrong)
+        givens[cell] = target[cell]
+    if minimal:
+        given_cells = [cell for cell, v in enumerate(givens) if v != EMPTY]
+        rng.shuffle(given_cells)
+        for cell in given_cells:
+            givens[cell] = EMPTY
+            if not solve(empty.with_givens(givens), limit=2).unique:
+                givens[cell] = target[cell]
+    return empty.with_givens(givens), target
