@@ -17,6 +17,9 @@ from autoplayer.games.ripple.solver import fill_or_blame, solve
 ROOM_WEIGHTS = {1: 2, 2: 4, 3: 5, 4: 5, 5: 4, 6: 3, 7: 2, 8: 1, 9: 1}
 """Relative odds of each room size (roughly the mix in published puzzles)."""
 
+MERGE_SLACK = 4
+"""How far past `max_room` joining two rooms may go before their area is cut again instead."""
+
 FILL_NODES = 300
 """Search nodes spent on filling before blaming a room and cutting its area again."""
 
@@ -72,7 +75,7 @@ def _repair(puzzle: Puzzle, bad: int, max_room: int, rng: random.Random) -> Puzz
     near.discard(bad)
     size = {r: len(puzzle.room_cells[r]) for r in near}
     smallest = min(size.values(), default=max_room)
-    if smallest + len(puzzle.room_cells[bad]) <= max_room:
+    if smallest + len(puzzle.room_cells[bad]) <= max_room + MERGE_SLACK:
         into = rng.choice(sorted(r for r in near if size[r] == smallest))
         return _as_puzzle([into if r == bad else r for r in room], rows, cols)
     area = [cell for r in near | {bad} for cell in puzzle.room_cells[r]]
