@@ -20,6 +20,9 @@ ROOM_WEIGHTS = {1: 2, 2: 4, 3: 5, 4: 5, 5: 4, 6: 3, 7: 2, 8: 1, 9: 1}
 MERGE_SLACK = 4
 """How far past `max_room` joining two rooms may go before their area is cut again instead."""
 
+BAND_ROWS = 6
+"""Rows filled at a time on large boards."""
+
 FILL_NODES = 300
 """Search nodes spent on filling before blaming a room and cutting its area again."""
 
@@ -36,6 +39,7 @@ def random_rooms(rows: int, cols: int, max_room: int, rng: random.Random,
     order = list(range(rows * cols)) if area is None else sorted(area)
     for cell in order:
         room[cell] = -1
+    inside = set(order)
     rng.shuffle(order)
     label = max(room) + 1
     for start in order:
@@ -46,7 +50,7 @@ def random_rooms(rows: int, cols: int, max_room: int, rng: random.Random,
         members, frontier = [start], []
         while len(members) < target:
             frontier.extend(n for n in _neighbours(members[-1], rows, cols)
-                            if room[n] < 0 and n not in frontier)
+                            if room[n] < 0 and n in inside and n not in frontier)
             if not frontier:
                 break
             cell = frontier.pop(rng.randrange(len(frontier)))
@@ -67,19 +71,46 @@ def _as_puzzle(room: list[int], rows: int, cols: int) -> Puzzle:
                         [[EMPTY] * cols] * rows)
 
 
-def _repair(puzzle: Puzzle, bad: int, max_room: int, rng: random.Random) -> Puzzle:
-    """The puzzle with room `bad` joined to its smallest neighbour, or, when that would
-    make a room too large, with it and its neighbours cut into new random rooms."""
+def _repair(puzzle: Puzzle, bad: int, max_room: int, rng: random.Random,
+            first_free: int) -> list[int]:
+    """Room labels with room `bad` joined to its smallest neighbour, or, when that would
+    make a room too large, with it and its neighbours cut into new random rooms.
+
+    Cells before `first_free` are already filled and keep their rooms; when the
+    fault lies there, the free rooms touching it are changed instead.
+    """
     rows, cols, room = puzzle.rows, puzzle.cols, list(puzzle.rooms)
-    near = {room[n] for cell in puzzle.room_cells[bad] for n in _neighbours(cell, rows, cols)}
-    near.discard(bad)
-    size = {r: len(puzzle.room_cells[r]) for r in near}
-    smallest = min(size.values(), default=max_room)
-    if smallest + len(puzzle.room_cells[bad]) <= max_room + MERGE_SLACK:
+    cells = puzzle.room_cells
+
+    def touching(r: int) -> set[int]:
+        return {room[n] for cell in cells[r] for n in _neighbours(cell, rows, cols)} - {r}
+
+    if cells[bad][0] < first_free:
+        free = sorted(r for r in touching(bad) if cells[r][0] >= first_free)
+        if not free:
+            free = sorted({room[c] for c in range(first_free, min(len(room), first_free + cols))})
+        bad = rng.choice(free)
+    near = {r for r in touching(bad) if cells[r][0] >= first_free}
+    size = {r: len(cells[r]) for r in near}
+    smallest = min(size.values(), default=max_room + MERGE_SLACK)
+    if smallest + len(cells[bad]) <= max_room + MERGE_SLACK:
         into = rng.choice(sorted(r for r in near if size[r] == smallest))
-        return _as_puzzle([into if r == bad else r for r in room], rows, cols)
-    area = [cell for r in near | {bad} for cell in puzzle.room_cells[r]]
-    return _as_puzzle(random_rooms(rows, cols, max_room, rng, room, area), rows, cols)
+        return [into if r == bad else r for r in room]
+    area = [cell for r in near | {bad} for cell in cells[r]]
+    return random_rooms(rows, cols, max_room, rng, room, area)
+
+
+def _rows_above(room: list[int], cols: int, first: int) -> int:
+    """`first` moved up until no room is cut by the line above it."""
+    while first > 0:
+        cut = {room[cell] for cell in range(first * cols, (first + 1) * cols)}
+        start = min(cell // cols for cell in range(first * cols) if room[cell] in cut) \
+            if any(room[cell] in cut for cell in range((first - 1) * cols, first * cols)) \
+            else first
+        if start == first:
+            return first
+        first = start
+    return first
 
 
 def random_filling(rows: int, cols: int, max_room: int,
@@ -88,14 +119,36 @@ def random_filling(rows: int, cols: int, max_room: int,
 
     Random rooms are rarely fillable as cut on a large board (a column of
     dominoes already is not), so the rooms around the one most often at
-    fault in a failed search are cut afresh, until a search finds a filling.
+    fault in a failed search are changed, until a search finds a filling.
+    Large boards are done in bands of rows, each filled below the ones
+    before it, so every search stays small.
     """
-    puzzle = _as_puzzle(random_rooms(rows, cols, max_room, rng), rows, cols)
-    while True:
-        values, bad = fill_or_blame(puzzle, rng, max_nodes=FILL_NODES)
-        if values is not None:
-            return puzzle, values
-        puzzle = _repair(puzzle, bad, max_room, rng)
+    room: list[int] = [-1] * (rows * cols)
+    values: list[int] = [EMPTY] * (rows * cols)
+    reach = max_room + MERGE_SLACK  # no value reaches further than this
+    top = 0
+    while top < rows:
+        bottom = rows if rows - top < BAND_ROWS + BAND_ROWS // 2 else top + BAND_ROWS
+        room = random_rooms(rows, cols, max_room, rng, room,
+                            list(range(top * cols, bottom * cols)))
+        # The band plus the filled rows its values can see, as one small puzzle.
+        first = _rows_above(room, cols, max(0, top - reach))
+        while True:
+            band = Puzzle.build(
+                [room[r * cols:(r + 1) * cols] for r in range(first, bottom)],
+                [values[r * cols:(r + 1) * cols] for r in range(first, bottom)])
+            filled, bad = fill_or_blame(band, rng, max_nodes=FILL_NODES)
+            if filled is not None:
+                values[first * cols:bottom * cols] = filled
+                break
+            fixed = (top - first) * cols
+            relabelled = _repair(band, bad, max_room, rng, fixed)
+            # Band labels are offset so they never collide with the rooms above.
+            offset = max(room) + 1
+            room[top * cols:bottom * cols] = [label + offset for label in relabelled[fixed:]]
+        top = bottom
+    rooms = [room[r * cols:(r + 1) * cols] for r in range(rows)]
+    return Puzzle.build(rooms, [[EMPTY] * cols] * rows), tuple(values)
 
 
 def generate(rows: int, cols: int, seed: int | str, *, max_room: int = 6,
