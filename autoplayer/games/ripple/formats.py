@@ -127,7 +127,7 @@ def parse_puzzle(text: str, path: str | Path | None = None) -> Puzzle:
     try:
         return _parse_puzzle(text)
     except InputError as err:
-        raise err.at(path) if path is not None else err
+        raise (err.at(path) if path is not None else err) from None
 
 
 def _parse_puzzle(text: str) -> Puzzle:
@@ -170,7 +170,7 @@ def parse_solution(text: str, puzzle: Puzzle, path: str | Path | None = None) ->
     try:
         return _parse_solution(text, puzzle)
     except InputError as err:
-        raise err.at(path) if path is not None else err
+        raise (err.at(path) if path is not None else err) from None
 
 
 def _partition(block: Block) -> tuple[int, ...] | None:
