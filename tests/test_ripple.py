@@ -1,4 +1,4 @@
-"""Ripple Effect: formats, solver, checker and generator, on the shared puzzles and the spec's example."""
+"""Ripple Effect: formats, solver, checker, generator; shared puzzles and the spec's example."""
 
 from __future__ import annotations
 
@@ -8,9 +8,14 @@ from pathlib import Path
 import pytest
 
 from autoplayer.errors import InputError
-from autoplayer.games.ripple.checker import report, violations
+from autoplayer.games.ripple.checker import CrossRule, RoomRule, report, violations
 from autoplayer.games.ripple.drawing import draw
-from autoplayer.games.ripple.formats import format_puzzle, format_values, parse_puzzle, parse_solution
+from autoplayer.games.ripple.formats import (
+    format_puzzle,
+    format_values,
+    parse_puzzle,
+    parse_solution,
+)
 from autoplayer.games.ripple.generator import generate
 from autoplayer.games.ripple.model import room_parts
 from autoplayer.games.ripple.solver import solve
@@ -24,7 +29,7 @@ def _janko(shared: Path) -> list[Path]:
 
 
 def spec_example(shared: Path) -> tuple[str, str]:
-    """Figure 1's puzzle and its solution file, as printed in the spec (dashes there are en dashes)."""
+    """Figure 1's puzzle and its solution file as the spec prints them (with en dashes)."""
     lines = (shared / "seeds/ripple-effect-assignment.txt").read_text().splitlines()
     start = next(i for i, line in enumerate(lines) if "format for the example puzzle" in line) + 1
     puzzle = "\n".join(lines[start:start + 8]) + "\n\n" + "\n".join(lines[start + 8:start + 16])
@@ -131,11 +136,11 @@ def test_checker_finds_column_pairs_and_out_of_range_values(shared_dir):
     big = max(range(len(values)), key=lambda c: puzzle.room_size[c])
     values[big] = puzzle.room_size[big] + 1
     found = violations(puzzle, values)
-    rooms = [v for v in found if hasattr(v, "out_of_range")]
+    rooms = [v for v in found if isinstance(v, RoomRule)]
     assert len(rooms) == 1 and rooms[0].out_of_range == (puzzle.room_size[big] + 1,)
     # Two equal values straight above each other are reported with their distance.
-    column = [v for v in violations(puzzle, [1] * len(values)) if v.__class__.__name__ == "CrossRule"
-              and v.second - v.first == cols]
+    column = [v for v in violations(puzzle, [1] * len(values))
+              if isinstance(v, CrossRule) and v.second - v.first == cols]
     assert column and all(v.distance == 1 and v.value == 1 for v in column)
 
 
