@@ -1,10 +1,9 @@
 """Makes Ripple Effect puzzles with exactly one solution, the same ones for the same seed.
 
-Three steps: cut the grid into random rooms; fill it by a search that tries
-values in random order; then give values of that filling until the solver
-proves the solution unique (each time taking a cell where a second solution
-it found disagrees, which rules that solution out), and finally drop every
-given the solution stays unique without.
+Three steps: cut the grid into random rooms; fill them by a search that
+tries values in random order (re-cutting rooms where it hits a dead end);
+then, starting from the full grid as givens, take givens away for as long as
+the solver can prove the solution unique.
 """
 
 from __future__ import annotations
@@ -22,6 +21,12 @@ MERGE_SLACK = 4
 
 BAND_ROWS = 6
 """Rows filled at a time on large boards."""
+
+REMOVE_BATCH = 16
+"""Givens tried for removal together first (most go at once on a full grid)."""
+
+PROOF_NODES = 500
+"""Search nodes allowed to prove a candidate puzzle unique; past it, the given stays."""
 
 FILL_NODES = 300
 """Search nodes spent on filling before blaming a room and cutting its area again."""
@@ -151,27 +156,31 @@ def random_filling(rows: int, cols: int, max_room: int,
     return Puzzle.build(rooms, [[EMPTY] * cols] * rows), tuple(values)
 
 
-def generate(rows: int, cols: int, seed: int | str, *, max_room: int = 6,
-             minimal: bool = True) -> tuple[Puzzle, tuple[int, ...]]:
-    """A puzzle with exactly one solution, and that solution; same arguments, same puzzle."""
+def generate(rows: int, cols: int, seed: int | str, *,
+             max_room: int = 6) -> tuple[Puzzle, tuple[int, ...]]:
+    """A puzzle with exactly one solution, and that solution; same arguments, same puzzle.
+
+    Givens are taken away from a full grid, in random order and in batches
+    while whole batches can go, each step kept only when the solver proves the
+    solution still unique within `PROOF_NODES` search nodes.
+    """
     if rows < 1 or cols < 1:
         raise ValueError("a puzzle needs at least one row and one column")
     rng = random.Random(f"ripple {rows}x{cols} max {max_room} seed {seed}")
     empty, target = random_filling(rows, cols, max_room, rng)
-    givens = [EMPTY] * (rows * cols)
-    while True:
-        found = solve(empty.with_givens(givens), limit=2)
-        if found.unique:
-            break
-        wrong = [cell for cell in range(rows * cols)
-                 if any(s[cell] != target[cell] for s in found.solutions)]
-        cell = rng.choice(wrong)
-        givens[cell] = target[cell]
-    if minimal:
-        given_cells = [cell for cell, v in enumerate(givens) if v != EMPTY]
-        rng.shuffle(given_cells)
-        for cell in given_cells:
+    givens = list(target)
+    order = list(range(rows * cols))
+    rng.shuffle(order)
+    pending = [order[i:i + REMOVE_BATCH] for i in range(0, len(order), REMOVE_BATCH)]
+    while pending:
+        batch = pending.pop()
+        for cell in batch:
             givens[cell] = EMPTY
-            if not solve(empty.with_givens(givens), limit=2).unique:
-                givens[cell] = target[cell]
+        if solve(empty.with_givens(givens), limit=2, max_nodes=PROOF_NODES).unique:
+            continue
+        for cell in batch:
+            givens[cell] = target[cell]
+        if len(batch) > 1:
+            half = len(batch) // 2
+            pending += [batch[half:], batch[:half]]
     return empty.with_givens(givens), target
