@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from autoplayer.games.ripple.formats import parse_puzzle, parse_solution
 from autoplayer.games.ripple.generator import generate
@@ -57,9 +58,9 @@ def timed(fn, repeats: int) -> tuple[float, object]:
     return statistics.median(times), result
 
 
-def peer_grid(result: object, puzzle: Puzzle) -> tuple[int, ...] | None:
-    grid = getattr(result, "solution_data", {}).get("solution_grid")
-    if grid is None or not getattr(result, "is_solved", lambda: False)():
+def peer_grid(result: Any, puzzle: Puzzle) -> tuple[int, ...] | None:
+    grid = result.solution_data.get("solution_grid")
+    if grid is None or not result.is_solved:
         return None
     return tuple(int(grid.value(r, c)) for r in range(puzzle.rows) for c in range(puzzle.cols))
 
@@ -91,7 +92,7 @@ def main() -> None:
         assert parse_solution((tmp / "out.txt").read_text(), puzzle) == expected
         peer_proc = process_ms([sys.executable, "-c",
                                 "import sys, puzzlekit; r = puzzlekit.solve(open(sys.argv[1])"
-                                ".read(), 'hakyuu'); assert r.is_solved()", str(tmp / "in.txt")])
+                                ".read(), 'hakyuu'); assert r.is_solved", str(tmp / "in.txt")])
         rows.append((path.stem, f"{puzzle.rows}x{puzzle.cols}", ours.nodes, ours_ms, peer_ms,
                      peer_ok, ours_proc, peer_proc))
         print(f"{path.stem:22} ours {ours_ms:8.2f} ms  puzzlekit {peer_ms:8.1f} ms  "
