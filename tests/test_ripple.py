@@ -162,6 +162,7 @@ def test_layouts_are_detected_from_content():
     ("1 2\n2 1\n\n- -\n- -\n", 2, "separate pieces"),          # room 1 in two parts
     ("1 1\n1 2\n\n- x\n- -\n", 4, "'x'"),                      # junk
     ("1 1\n1 2\n\n- -\n", 4, "rows"),                          # grids of different height
+    ("1 1\n\n- -\n- -\n", 4, "rows"),
     ("1 1\n1 2\n", 2, "one grid"),                             # no values
     ("1 1\n\n- -\n\n- -\n", 5, "third grid"),
     ("1 1\n\n- 0\n", 3, "0 is not a value"),

@@ -92,9 +92,12 @@ def _values(block: Block, zero_is_empty: bool) -> list[list[int]]:
 
 def _same_shape(first: Block, second: Block) -> None:
     if len(second.rows) != len(first.rows):
+        # Point at the first row too many, or at the last row of the short grid.
+        line = second.lines[len(first.rows)] if len(second.rows) > len(first.rows) \
+            else second.lines[-1]
         raise InputError(
             f"the second grid has {len(second.rows)} rows, the first {len(first.rows)}",
-            line=second.lines[0])
+            line=line)
     if second.width != first.width:
         raise InputError(
             f"the second grid has {second.width} columns, the first {first.width}",
