@@ -3,7 +3,7 @@
 Three steps: cut the grid into random rooms; fill them by a search that
 tries values in random order (re-cutting rooms where it hits a dead end);
 then, starting from the full grid as givens, take givens away for as long as
-the solver can prove the solution unique.
+the solver can prove the solution unique (see `generate`).
 """
 
 from __future__ import annotations
@@ -22,8 +22,11 @@ MERGE_SLACK = 4
 BAND_ROWS = 6
 """Rows filled at a time on large boards."""
 
+MAX_VALUE = max(ROOM_WEIGHTS) + MERGE_SLACK
+"""No room, even after joining, holds a larger value: nothing ripples further."""
+
 REMOVE_BATCH = 16
-"""Givens tried for removal together first (most go at once on a full grid)."""
+"""Givens tried for removal together in the first pass (most go at once on a full grid)."""
 
 PROOF_NODES = 500
 """Search nodes allowed to prove a candidate puzzle unique; past it, the given stays."""
@@ -71,31 +74,12 @@ def _neighbours(cell: int, rows: int, cols: int) -> list[int]:
             if 0 <= nr < rows and 0 <= nc < cols]
 
 
-def _as_puzzle(room: list[int], rows: int, cols: int) -> Puzzle:
-    return Puzzle.build([room[r * cols:(r + 1) * cols] for r in range(rows)],
-                        [[EMPTY] * cols] * rows)
-
-
-def _repair(puzzle: Puzzle, bad: int, max_room: int, rng: random.Random,
-            first_free: int) -> list[int]:
+def _repair(puzzle: Puzzle, bad: int, max_room: int, rng: random.Random) -> list[int]:
     """Room labels with room `bad` joined to its smallest neighbour, or, when that would
-    make a room too large, with it and its neighbours cut into new random rooms.
-
-    Cells before `first_free` are already filled and keep their rooms; when the
-    fault lies there, the free rooms touching it are changed instead.
-    """
+    make a room too large, with it and its neighbours cut into new random rooms."""
     rows, cols, room = puzzle.rows, puzzle.cols, list(puzzle.rooms)
     cells = puzzle.room_cells
-
-    def touching(r: int) -> set[int]:
-        return {room[n] for cell in cells[r] for n in _neighbours(cell, rows, cols)} - {r}
-
-    if cells[bad][0] < first_free:
-        free = sorted(r for r in touching(bad) if cells[r][0] >= first_free)
-        if not free:
-            free = sorted({room[c] for c in range(first_free, min(len(room), first_free + cols))})
-        bad = rng.choice(free)
-    near = {r for r in touching(bad) if cells[r][0] >= first_free}
+    near = {room[n] for cell in cells[bad] for n in _neighbours(cell, rows, cols)} - {bad}
     size = {r: len(cells[r]) for r in near}
     smallest = min(size.values(), default=max_room + MERGE_SLACK)
     if smallest + len(cells[bad]) <= max_room + MERGE_SLACK:
@@ -105,17 +89,18 @@ def _repair(puzzle: Puzzle, bad: int, max_room: int, rng: random.Random,
     return random_rooms(rows, cols, max_room, rng, room, area)
 
 
-def _rows_above(room: list[int], cols: int, first: int) -> int:
-    """`first` moved up until no room is cut by the line above it."""
-    while first > 0:
-        cut = {room[cell] for cell in range(first * cols, (first + 1) * cols)}
-        start = min(cell // cols for cell in range(first * cols) if room[cell] in cut) \
-            if any(room[cell] in cut for cell in range((first - 1) * cols, first * cols)) \
-            else first
-        if start == first:
-            return first
-        first = start
-    return first
+def _allowed_under(values: list[int], cols: int, top: int, bottom: int) -> list[int]:
+    """Bitmasks of the values each cell of rows top..bottom-1 may take under the filled rows."""
+    allowed = []
+    for r in range(top, bottom):
+        for c in range(cols):
+            mask = ~0
+            for above in range(top - 1, max(-1, r - MAX_VALUE - 1), -1):
+                value = values[above * cols + c]
+                if r - above <= value:
+                    mask &= ~(1 << value)
+            allowed.append(mask)
+    return allowed
 
 
 def random_filling(rows: int, cols: int, max_room: int,
@@ -125,32 +110,27 @@ def random_filling(rows: int, cols: int, max_room: int,
     Random rooms are rarely fillable as cut on a large board (a column of
     dominoes already is not), so the rooms around the one most often at
     fault in a failed search are changed, until a search finds a filling.
-    Large boards are done in bands of rows, each filled below the ones
-    before it, so every search stays small.
+    Large boards are done in bands of rows, each filled under the values
+    placed above it, so every search stays small.
     """
-    room: list[int] = [-1] * (rows * cols)
-    values: list[int] = [EMPTY] * (rows * cols)
-    reach = max_room + MERGE_SLACK  # no value reaches further than this
+    room: list[int] = []
+    values: list[int] = []
     top = 0
     while top < rows:
         bottom = rows if rows - top < BAND_ROWS + BAND_ROWS // 2 else top + BAND_ROWS
-        room = random_rooms(rows, cols, max_room, rng, room,
-                            list(range(top * cols, bottom * cols)))
-        # The band plus the filled rows its values can see, as one small puzzle.
-        first = _rows_above(room, cols, max(0, top - reach))
+        height = bottom - top
+        band = random_rooms(height, cols, max_room, rng)
+        allowed = _allowed_under(values, cols, top, bottom)
         while True:
-            band = Puzzle.build(
-                [room[r * cols:(r + 1) * cols] for r in range(first, bottom)],
-                [values[r * cols:(r + 1) * cols] for r in range(first, bottom)])
-            filled, bad = fill_or_blame(band, rng, max_nodes=FILL_NODES)
+            puzzle = Puzzle.build([band[r * cols:(r + 1) * cols] for r in range(height)],
+                                  [[EMPTY] * cols] * height)
+            filled, bad = fill_or_blame(puzzle, rng, FILL_NODES, allowed)
             if filled is not None:
-                values[first * cols:bottom * cols] = filled
                 break
-            fixed = (top - first) * cols
-            relabelled = _repair(band, bad, max_room, rng, fixed)
-            # Band labels are offset so they never collide with the rooms above.
-            offset = max(room) + 1
-            room[top * cols:bottom * cols] = [label + offset for label in relabelled[fixed:]]
+            band = _repair(puzzle, bad, max_room, rng)
+        offset = len(set(room))
+        room += [label + offset for label in puzzle.rooms]
+        values += filled
         top = bottom
     rooms = [room[r * cols:(r + 1) * cols] for r in range(rows)]
     return Puzzle.build(rooms, [[EMPTY] * cols] * rows), tuple(values)
@@ -160,27 +140,28 @@ def generate(rows: int, cols: int, seed: int | str, *,
              max_room: int = 6) -> tuple[Puzzle, tuple[int, ...]]:
     """A puzzle with exactly one solution, and that solution; same arguments, same puzzle.
 
-    Givens are taken away from a full grid, in random order and in batches
-    while whole batches can go, each step kept only when the solver proves the
-    solution still unique within `PROOF_NODES` search nodes.
+    Givens are taken away from the full grid in random order: first in
+    batches, as long as propagation alone still solves the puzzle (which
+    proves it unique and is cheap), then one at a time, as long as the solver
+    proves uniqueness within `PROOF_NODES` search nodes.
     """
     if rows < 1 or cols < 1:
         raise ValueError("a puzzle needs at least one row and one column")
     rng = random.Random(f"ripple {rows}x{cols} max {max_room} seed {seed}")
     empty, target = random_filling(rows, cols, max_room, rng)
     givens = list(target)
-    order = list(range(rows * cols))
-    rng.shuffle(order)
-    pending = [order[i:i + REMOVE_BATCH] for i in range(0, len(order), REMOVE_BATCH)]
-    while pending:
-        batch = pending.pop()
-        for cell in batch:
-            givens[cell] = EMPTY
-        if solve(empty.with_givens(givens), limit=2, max_nodes=PROOF_NODES).unique:
-            continue
-        for cell in batch:
-            givens[cell] = target[cell]
-        if len(batch) > 1:
-            half = len(batch) // 2
-            pending += [batch[half:], batch[:half]]
+    for batch, max_nodes in ((REMOVE_BATCH, 1), (1, PROOF_NODES)):
+        order = [cell for cell, value in enumerate(givens) if value != EMPTY]
+        rng.shuffle(order)
+        pending = [order[i:i + batch] for i in range(0, len(order), batch)]
+        while pending:
+            cells = pending.pop()
+            for cell in cells:
+                givens[cell] = EMPTY
+            if solve(empty.with_givens(givens), limit=2, max_nodes=max_nodes).unique:
+                continue
+            for cell in cells:
+                givens[cell] = target[cell]
+            if len(cells) > 1:
+                pending += [cells[len(cells) // 2:], cells[:len(cells) // 2]]
     return empty.with_givens(givens), target

@@ -17,6 +17,7 @@ built for deduction, so most need no branching at all.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from autoplayer.games.ripple.model import EMPTY, Puzzle
@@ -70,9 +71,15 @@ class _Board:
         self._peers[key] = out
         return out
 
-    def initial(self) -> list[int] | None:
-        """Domains after propagating the givens, or None if they contradict each other."""
+    def initial(self, allowed: Sequence[int] | None = None) -> list[int] | None:
+        """Domains after propagating the givens, or None if they contradict each other.
+
+        `allowed` (bitmasks per cell) narrows the domains first: the generator
+        fills a band of rows under values already placed above it.
+        """
         domains = [self.full[room] for room in self.rooms]
+        if allowed is not None:
+            domains = [d & a for d, a in zip(domains, allowed, strict=True)]
         queue = []
         for cell, value in enumerate(self.puzzle.givens):
             if value != EMPTY:
@@ -82,6 +89,9 @@ class _Board:
                     return None
                 domains[cell] = bit
         for cell, d in enumerate(domains):
+            if not d:
+                self.conflict = self.rooms[cell]
+                return None
             if not d & (d - 1):
                 queue.append(cell)
         dirty = list(range(len(self.room_cells)))
@@ -158,16 +168,19 @@ def solve(
     `rng` shuffles the order values are tried in (the generator uses it to
     fill an empty grid at random); `max_nodes` bounds the search.
     """
-    return _search(_Board(puzzle), limit, rng, max_nodes, None)
+    return _search(_Board(puzzle), limit, rng, max_nodes, None, None)
 
 
 def fill_or_blame(
-    puzzle: Puzzle, rng: random.Random, max_nodes: int,
+    puzzle: Puzzle, rng: random.Random, max_nodes: int, allowed: Sequence[int] | None = None,
 ) -> tuple[tuple[int, ...] | None, int]:
-    """A random solution, or None and the room most often at fault while searching."""
+    """A random solution, or None and the room most often at fault while searching.
+
+    `allowed` optionally limits each cell's values (bitmask, bit v = value v).
+    """
     board = _Board(puzzle)
     blame: dict[int, int] = {}
-    found = _search(board, 1, rng, max_nodes, blame)
+    found = _search(board, 1, rng, max_nodes, blame, allowed)
     if found.solutions:
         return found.solutions[0], -1
     return None, max(blame, key=lambda room: (blame[room], -room))
@@ -179,8 +192,9 @@ def _search(
     rng: random.Random | None,
     max_nodes: int | None,
     blame: dict[int, int] | None,
+    allowed: Sequence[int] | None,
 ) -> SolveResult:
-    start = board.initial()
+    start = board.initial(allowed)
     if start is None:
         if blame is not None:
             blame[board.conflict] = 1
