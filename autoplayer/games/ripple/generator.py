@@ -34,6 +34,7 @@ PROOF_NODES = 500
 FILL_NODES = 300
 """Search nodes spent on filling before blaming a room and cutting its area again."""
 
+
 def random_rooms(rows: int, cols: int, max_room: int, rng: random.Random,
                  room: list[int] | None = None, area: list[int] | None = None) -> list[int]:
     """Room labels per cell: rooms grown from random seeds to random sizes.
