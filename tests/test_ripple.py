@@ -208,3 +208,57 @@ def test_drawing_widens_cells_for_two_digit_values():
     lines = draw(puzzle).splitlines()
     assert lines[1] == "│" + "   " * 9 + "10│"
     assert re.fullmatch(r"┌─{29}┐", lines[0])
+
+
+def _brute_force_count(puzzle) -> int:
+    """Solutions counted by plain backtracking over cells, checking the rules directly."""
+    n, cols = puzzle.rows * puzzle.cols, puzzle.cols
+    values = [0] * n
+
+    def fits(cell: int, v: int) -> bool:
+        r, c = divmod(cell, cols)
+        if any(values[o] == v for o in puzzle.room_cells[puzzle.rooms[cell]] if o < cell):
+            return False
+        return not any(values[cell - d] == v for d in range(1, min(v, c) + 1)) and \
+            not any(values[cell - d * cols] == v for d in range(1, min(v, r) + 1))
+
+    def count(cell: int) -> int:
+        if cell == n:
+            return 1
+        options = [puzzle.givens[cell]] if puzzle.givens[cell] else \
+            range(1, puzzle.room_size[cell] + 1)
+        total = 0
+        for v in options:
+            if fits(cell, v):
+                values[cell] = v
+                total += count(cell + 1)
+        values[cell] = 0
+        return total
+
+    return count(0)
+
+
+def test_solution_counts_agree_with_brute_force():
+    import random
+
+    from autoplayer.games.ripple.generator import random_rooms
+    from autoplayer.games.ripple.model import Puzzle
+
+    rng = random.Random(3136)
+    solvable = several = 0
+    for _ in range(150):
+        rows, cols = rng.randint(2, 5), rng.randint(2, 5)
+        labels = random_rooms(rows, cols, 5, rng)
+        empty = Puzzle.build([labels[r * cols:(r + 1) * cols] for r in range(rows)],
+                             [[0] * cols] * rows)
+        givens = [rng.randint(1, s) if rng.random() < 0.1 else 0 for s in empty.room_size]
+        puzzle = empty.with_givens(givens)
+        expected = _brute_force_count(puzzle)
+        result = solve(puzzle, limit=10**6)
+        assert result.complete and len(result.solutions) == expected
+        assert len(set(result.solutions)) == expected
+        assert all(violations(puzzle, s) == [] for s in result.solutions)
+        solvable += expected > 0
+        several += expected > 1
+    # Enough solvable and ambiguous cases for the comparison to mean something.
+    assert solvable >= 50 and several >= 40, (solvable, several)
