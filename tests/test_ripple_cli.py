@@ -179,3 +179,12 @@ def test_generate_prints_the_spec_layout_deterministically(files):
     assert len(rooms.splitlines()) == 5 and len(values.splitlines()) == 5
     bad = run("autoplayer", "ripple", "generate", "--size", "0x5", cwd=files)
     assert bad.returncode == 2 and "RxC" not in bad.stdout
+
+
+def test_overwriting_keeps_the_file_mode_and_leaves_no_temp_files(files, capsys):
+    target = files / "old.txt"
+    target.chmod(0o640)
+    assert main_solve([str(files / "p.txt"), str(target)]) == 0
+    assert target.read_text() == SOLUTION
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in files.iterdir() if p.name.startswith(".")) == []

@@ -48,28 +48,33 @@ def read_text(path: str | Path) -> str:
 def write_atomically(path: str | Path, text: str) -> None:
     """Writes `text` to a temporary file beside `path`, then renames it over `path`.
 
-    A failure at any point leaves whatever was at `path` untouched.
+    A failure at any point (or Ctrl-C) leaves whatever was at `path` untouched.
     """
     target = Path(path)
     if target.is_dir():
         raise UserError(f"cannot write {path}: it is a directory")
     try:
         mode = target.stat().st_mode & 0o777 if target.exists() else None
-        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                                    dir=target.parent)
     except OSError as err:
         raise UserError(f"cannot write {path}: {err.strerror or err}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
         if mode is None:
             umask = os.umask(0)
             os.umask(umask)
             mode = 0o666 & ~umask
-        os.chmod(temp, mode)
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
         os.replace(temp, target)
-    except OSError as err:
+    except BaseException as err:
         Path(temp).unlink(missing_ok=True)
-        raise UserError(f"cannot write {path}: {err.strerror or err}") from None
+        if isinstance(err, OSError):
+            raise UserError(f"cannot write {path}: {err.strerror or err}") from None
+        raise
 
 
 def load_puzzle(path: str | Path) -> Puzzle:
