@@ -21,8 +21,8 @@ from autoplayer.games.ripple.formats import format_values, parse_puzzle, parse_s
 from autoplayer.games.ripple.model import Puzzle
 from autoplayer.games.ripple.solver import solve
 
-SOLVED, NO_SOLUTION, USER_ERROR = 0, 1, 2
-"""Exit codes: solved (unique or not) / solution correct; none / violations; bad input."""
+SOLVED, NO_SOLUTION, USER_ERROR, INTERRUPTED = 0, 1, 2, 130
+"""Exit codes: solved (unique or not) / solution correct; none / violations; bad input; Ctrl-C."""
 
 DEFAULT_LIMIT = 100
 """Solutions `--all` lists at most (ambiguous puzzles can have tens of thousands)."""
@@ -167,6 +167,9 @@ def main_solve(argv: Sequence[str] | None = None) -> int:
         return run_solve(files[0], files[1], list_all=list_all, limit=limit)
     except UserError as err:
         return _fail("ripple-effect", err)
+    except KeyboardInterrupt:
+        print("ripple-effect: interrupted; nothing written", file=sys.stderr)
+        return INTERRUPTED
     except BrokenPipeError:
         return SOLVED
 
@@ -184,5 +187,8 @@ def main_check(argv: Sequence[str] | None = None) -> int:
         return run_check(args[0], args[1] if len(args) == 2 else None)
     except UserError as err:
         return _fail("ripple-effect-check", err)
+    except KeyboardInterrupt:
+        print("ripple-effect-check: interrupted", file=sys.stderr)
+        return INTERRUPTED
     except BrokenPipeError:
         return SOLVED
