@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from autoplayer.games.ripple.model import EMPTY, Puzzle
-from autoplayer.games.ripple.solver import fill_or_blame, solve
+from autoplayer.games.ripple.solver import RoomSolver, fill_or_blame
 
 ROOM_WEIGHTS = {1: 2, 2: 4, 3: 5, 4: 5, 5: 4, 6: 3, 7: 2, 8: 1, 9: 1}
 """Relative odds of each room size (roughly the mix in published puzzles)."""
@@ -151,6 +151,7 @@ def generate(rows: int, cols: int, seed: int | str, *,
     rng = random.Random(f"ripple {rows}x{cols} max {max_room} seed {seed}")
     empty, target = random_filling(rows, cols, max_room, rng)
     givens = list(target)
+    solver = RoomSolver(empty)
     for batch, max_nodes in ((REMOVE_BATCH, 1), (1, PROOF_NODES)):
         order = [cell for cell, value in enumerate(givens) if value != EMPTY]
         rng.shuffle(order)
@@ -159,7 +160,7 @@ def generate(rows: int, cols: int, seed: int | str, *,
             cells = pending.pop()
             for cell in cells:
                 givens[cell] = EMPTY
-            if solve(empty.with_givens(givens), limit=2, max_nodes=max_nodes).unique:
+            if solver.solve(givens, limit=2, max_nodes=max_nodes).unique:
                 continue
             for cell in cells:
                 givens[cell] = target[cell]

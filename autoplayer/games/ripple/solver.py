@@ -71,7 +71,8 @@ class _Board:
         self._peers[key] = out
         return out
 
-    def initial(self, allowed: Sequence[int] | None = None) -> list[int] | None:
+    def initial(self, givens: Sequence[int],
+                allowed: Sequence[int] | None = None) -> list[int] | None:
         """Domains after propagating the givens, or None if they contradict each other.
 
         `allowed` (bitmasks per cell) narrows the domains first: the generator
@@ -81,7 +82,7 @@ class _Board:
         if allowed is not None:
             domains = [d & a for d, a in zip(domains, allowed, strict=True)]
         queue = []
-        for cell, value in enumerate(self.puzzle.givens):
+        for cell, value in enumerate(givens):
             if value != EMPTY:
                 bit = 1 << value
                 if not domains[cell] & bit:
@@ -168,7 +169,22 @@ def solve(
     `rng` shuffles the order values are tried in (the generator uses it to
     fill an empty grid at random); `max_nodes` bounds the search.
     """
-    return _search(_Board(puzzle), limit, rng, max_nodes, None, None)
+    return RoomSolver(puzzle).solve(puzzle.givens, limit, rng=rng, max_nodes=max_nodes)
+
+
+class RoomSolver:
+    """`solve` for one set of rooms and many sets of givens (the generator asks often).
+
+    What depends on the rooms alone (which cells a value rules out) is worked
+    out once and kept between calls.
+    """
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self._board = _Board(puzzle)
+
+    def solve(self, givens: Sequence[int], limit: int = 2, *,
+              rng: random.Random | None = None, max_nodes: int | None = None) -> SolveResult:
+        return _search(self._board, givens, limit, rng, max_nodes, None, None)
 
 
 def fill_or_blame(
@@ -180,7 +196,7 @@ def fill_or_blame(
     """
     board = _Board(puzzle)
     blame: dict[int, int] = {}
-    found = _search(board, 1, rng, max_nodes, blame, allowed)
+    found = _search(board, puzzle.givens, 1, rng, max_nodes, blame, allowed)
     if found.solutions:
         return found.solutions[0], -1
     return None, max(blame, key=lambda room: (blame[room], -room))
@@ -188,13 +204,14 @@ def fill_or_blame(
 
 def _search(
     board: _Board,
+    givens: Sequence[int],
     limit: int,
     rng: random.Random | None,
     max_nodes: int | None,
     blame: dict[int, int] | None,
     allowed: Sequence[int] | None,
 ) -> SolveResult:
-    start = board.initial(allowed)
+    start = board.initial(givens, allowed)
     if start is None:
         if blame is not None:
             blame[board.conflict] = 1
