@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -134,9 +134,18 @@ def run_check(puzzle_path: str, solution_path: str | None = None,
     return SOLVED if correct else NO_SOLUTION
 
 
-def _fail(prog: str, err: UserError) -> int:
-    print(f"{prog}: error: {err}", file=sys.stderr)
-    return err.exit_code
+def _guarded(prog: str, work: Callable[[], int]) -> int:
+    """Runs a command, turning what the user can act on into one line and an exit code."""
+    try:
+        return work()
+    except UserError as err:
+        print(f"{prog}: error: {err}", file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted; nothing written", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:
+        return SOLVED
 
 
 def main_solve(argv: Sequence[str] | None = None) -> int:
@@ -149,12 +158,8 @@ def main_solve(argv: Sequence[str] | None = None) -> int:
     for arg in args:
         if arg == "--all":
             list_all = True
-        elif arg.startswith("--limit="):
-            value = arg.removeprefix("--limit=")
-            if not value.isdigit():
-                sys.stderr.write(SOLVE_USAGE)
-                return USER_ERROR
-            limit = int(value)
+        elif arg.startswith("--limit=") and arg.removeprefix("--limit=").isdigit():
+            limit = int(arg.removeprefix("--limit="))
         elif arg.startswith("-") and arg != "-":
             sys.stderr.write(SOLVE_USAGE)
             return USER_ERROR
@@ -163,15 +168,8 @@ def main_solve(argv: Sequence[str] | None = None) -> int:
     if len(files) != 2:
         sys.stderr.write(SOLVE_USAGE)
         return USER_ERROR
-    try:
-        return run_solve(files[0], files[1], list_all=list_all, limit=limit)
-    except UserError as err:
-        return _fail("ripple-effect", err)
-    except KeyboardInterrupt:
-        print("ripple-effect: interrupted; nothing written", file=sys.stderr)
-        return INTERRUPTED
-    except BrokenPipeError:
-        return SOLVED
+    return _guarded("ripple-effect",
+                    lambda: run_solve(files[0], files[1], list_all=list_all, limit=limit))
 
 
 def main_check(argv: Sequence[str] | None = None) -> int:
@@ -183,12 +181,5 @@ def main_check(argv: Sequence[str] | None = None) -> int:
     if not 1 <= len(args) <= 2:
         sys.stderr.write(CHECK_USAGE)
         return USER_ERROR
-    try:
-        return run_check(args[0], args[1] if len(args) == 2 else None)
-    except UserError as err:
-        return _fail("ripple-effect-check", err)
-    except KeyboardInterrupt:
-        print("ripple-effect-check: interrupted", file=sys.stderr)
-        return INTERRUPTED
-    except BrokenPipeError:
-        return SOLVED
+    return _guarded("ripple-effect-check",
+                    lambda: run_check(args[0], args[1] if len(args) == 2 else None))
