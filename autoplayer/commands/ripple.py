@@ -1,9 +1,95 @@
-"""Command group 'ripple' (see autoplayer.cli for the registration contract)."""
+"""Command group 'ripple': solve, check and generate Ripple Effect (Hakyuu) puzzles.
+
+`solve` and `check` behave exactly like the `ripple-effect` and
+`ripple-effect-check` console scripts (same output, same exit codes).
+"""
 
 from __future__ import annotations
 
 import argparse
+import re
+import sys
+
+from autoplayer.errors import UserError
+
+
+def _size(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text)
+    if not match or not all(0 < int(n) <= 200 for n in match.groups()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not ROWSxCOLS (each 1..200), e.g. 10x10")
+    return int(match[1]), int(match[2])
+
+
+def _solve(args: argparse.Namespace) -> int:
+    from autoplayer.games.ripple.cli import run_solve
+
+    return run_solve(args.input, args.output, list_all=args.all, limit=args.limit)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from autoplayer.games.ripple.cli import run_check
+
+    return run_check(args.puzzle, args.solution)
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from autoplayer.games.ripple.cli import write_atomically
+    from autoplayer.games.ripple.drawing import draw
+    from autoplayer.games.ripple.formats import format_puzzle, format_values
+    from autoplayer.games.ripple.generator import generate
+
+    rows, cols = args.size
+    if not 1 <= args.max_room <= 9:
+        raise UserError("--max-room must be between 1 and 9")
+    puzzle, solution = generate(rows, cols, args.seed, max_room=args.max_room)
+    text = format_puzzle(puzzle)
+    if args.output:
+        write_atomically(args.output, text)
+        sys.stdout.write(draw(puzzle))
+        print(f"Puzzle written to {args.output}")
+    else:
+        sys.stdout.write(text)
+    if args.solution:
+        write_atomically(args.solution, format_values(solution, cols))
+    return 0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
+    group = subparsers.add_parser(
+        "ripple", help="solve, check and generate Ripple Effect (Hakyuu) puzzles",
+        description="Ripple Effect (Hakyuu) puzzle files: solve, check, generate.")
+    commands = group.add_subparsers(dest="ripple_command", metavar="SUBCOMMAND", required=True)
+
+    solve = commands.add_parser(
+        "solve", help="solve a puzzle file (like ripple-effect)",
+        description="Solves INPUT, writes the solution to OUTPUT and draws it. Exit 0 when "
+                    "solved (says so when not unique), 1 when there is no solution, 2 on bad "
+                    "input.")
+    solve.add_argument("input", metavar="INPUT", help="puzzle file (either layout)")
+    solve.add_argument("output", metavar="OUTPUT", help="where to write the solution")
+    solve.add_argument("--all", action="store_true", help="list every solution (up to --limit)")
+    solve.add_argument("--limit", type=int, default=100, metavar="N",
+                       help="most solutions --all lists (default 100)")
+    solve.set_defaults(func=_solve)
+
+    check = commands.add_parser(
+        "check", help="draw a puzzle, or check a solution (like ripple-effect-check)",
+        description="Draws PUZZLE with its rooms; with SOLUTION, draws that, lists every "
+                    "violation or says 'Solution correct'. Exit 0 when correct, 1 when not.")
+    check.add_argument("puzzle", metavar="PUZZLE")
+    check.add_argument("solution", metavar="SOLUTION", nargs="?")
+    check.set_defaults(func=_check)
+
+    gen = commands.add_parser(
+        "generate", help="make a random puzzle with exactly one solution",
+        description="Makes a puzzle with a unique solution; the same size and seed always "
+                    "give the same puzzle. Prints it in the spec's layout unless -o is given.")
+    gen.add_argument("--size", type=_size, required=True, metavar="RxC", help="e.g. 10x10")
+    gen.add_argument("--seed", default="0", help="any text or number (default 0)")
+    gen.add_argument("--max-room", type=int, default=6, metavar="N",
+                     help="largest room to cut at first (default 6; fixing dead ends may "
+                          "join rooms a little past it)")
+    gen.add_argument("-o", "--output", metavar="FILE", help="write the puzzle here")
+    gen.add_argument("--solution", metavar="FILE", help="also write its solution here")
+    gen.set_defaults(func=_generate)

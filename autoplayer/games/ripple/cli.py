@@ -1,0 +1,185 @@
+"""The `ripple-effect` and `ripple-effect-check` commands (also `autoplayer ripple ...`).
+
+`run_solve` and `run_check` do the work and raise `UserError` for anything
+the user can fix; the two `main_*` entry points add the spec's usage message
+and turn those errors into one line on stderr with exit code 2.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from autoplayer.errors import InputError, UserError
+from autoplayer.games.ripple.checker import report
+from autoplayer.games.ripple.drawing import draw
+from autoplayer.games.ripple.formats import format_values, parse_puzzle, parse_solution
+from autoplayer.games.ripple.model import Puzzle
+from autoplayer.games.ripple.solver import solve
+
+SOLVED, NO_SOLUTION, USER_ERROR, INTERRUPTED = 0, 1, 2, 130
+"""Exit codes: solved (unique or not) / solution correct; none / violations; bad input; Ctrl-C."""
+
+DEFAULT_LIMIT = 100
+"""Solutions `--all` lists at most (ambiguous puzzles can have tens of thousands)."""
+
+SOLVE_USAGE = (
+    "USAGE: ripple-effect <input file> <output file>\n"
+    "       ripple-effect --all [--limit=N] <input file> <output file>\n"
+    f"  --all      list every solution (at most N, default {DEFAULT_LIMIT})\n"
+)
+CHECK_USAGE = "USAGE: ripple-effect-check <puzzle file> [<solution file>]\n"
+
+
+def read_text(path: str | Path) -> str:
+    """A file's text, or an `InputError` saying why it cannot be read."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(f"not a text file (byte {err.start} is not UTF-8)", path=path) from None
+    except OSError as err:
+        raise InputError(f"cannot read: {err.strerror or err}", path=path) from None
+
+
+def write_atomically(path: str | Path, text: str) -> None:
+    """Writes `text` to a temporary file beside `path`, then renames it over `path`.
+
+    A failure at any point (or Ctrl-C) leaves whatever was at `path` untouched.
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise UserError(f"cannot write {path}: it is a directory")
+    try:
+        mode = target.stat().st_mode & 0o777 if target.exists() else None
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                                    dir=target.parent)
+    except OSError as err:
+        raise UserError(f"cannot write {path}: {err.strerror or err}") from None
+    try:
+        if mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, target)
+    except BaseException as err:
+        Path(temp).unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise UserError(f"cannot write {path}: {err.strerror or err}") from None
+        raise
+
+
+def load_puzzle(path: str | Path) -> Puzzle:
+    return parse_puzzle(read_text(path), path)
+
+
+def run_solve(input_path: str, output_path: str, *, list_all: bool = False,
+              limit: int = DEFAULT_LIMIT, out: TextIO | None = None) -> int:
+    """Solves INPUT, writes the (first) solution to OUTPUT and reports on `out`."""
+    out = out or sys.stdout
+    if limit < 1:
+        raise UserError("--limit must be at least 1")
+    if os.path.exists(output_path) and os.path.exists(input_path) \
+            and os.path.samefile(input_path, output_path):
+        raise UserError(f"{output_path} is the input file; the solution would overwrite the puzzle")
+    puzzle = load_puzzle(input_path)
+    result = solve(puzzle, limit=max(limit, 2) if list_all else 2)
+    if not result.solutions:
+        print("This puzzle has no solution", file=out)
+        return NO_SOLUTION
+    first = result.solutions[0]
+    write_atomically(output_path, format_values(first, puzzle.cols))
+    if result.unique:
+        out.write(draw(puzzle, first))
+        print(f"Solution written to {output_path} (it is unique)", file=out)
+        return SOLVED
+    if not list_all:
+        out.write(draw(puzzle, first))
+        print(f"This puzzle has more than one solution; the first one found is written to "
+              f"{output_path} (--all lists them)", file=out)
+        return SOLVED
+    shown = result.solutions[:limit]
+    for number, values in enumerate(shown, start=1):
+        print(f"Solution {number}:", file=out)
+        out.write(draw(puzzle, values))
+    if result.complete and len(result.solutions) <= limit:
+        print(f"This puzzle has {len(shown)} solutions; the first is written to {output_path}",
+              file=out)
+    else:
+        print(f"This puzzle has more than {len(shown)} solutions (listing stopped at "
+              f"--limit={limit}); the first is written to {output_path}", file=out)
+    return SOLVED
+
+
+def run_check(puzzle_path: str, solution_path: str | None = None,
+              out: TextIO | None = None) -> int:
+    """Draws the puzzle; with a solution, draws that and lists what breaks the rules."""
+    out = out or sys.stdout
+    puzzle = load_puzzle(puzzle_path)
+    if solution_path is None:
+        out.write(draw(puzzle))
+        return SOLVED
+    values = parse_solution(read_text(solution_path), puzzle, solution_path)
+    correct, text = report(puzzle, values)
+    out.write(draw(puzzle, values))
+    out.write(text)
+    return SOLVED if correct else NO_SOLUTION
+
+
+def _guarded(prog: str, work: Callable[[], int]) -> int:
+    """Runs a command, turning what the user can act on into one line and an exit code."""
+    try:
+        return work()
+    except UserError as err:
+        print(f"{prog}: error: {err}", file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted; nothing written", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:
+        return SOLVED
+
+
+def main_solve(argv: Sequence[str] | None = None) -> int:
+    """`ripple-effect [--all] [--limit=N] INPUT OUTPUT`."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if any(a in ("-h", "--help") for a in args):
+        sys.stdout.write(SOLVE_USAGE)
+        return SOLVED
+    list_all, limit, files = False, DEFAULT_LIMIT, []
+    for arg in args:
+        if arg == "--all":
+            list_all = True
+        elif arg.startswith("--limit=") and arg.removeprefix("--limit=").isdigit():
+            limit = int(arg.removeprefix("--limit="))
+        elif arg.startswith("-") and arg != "-":
+            sys.stderr.write(SOLVE_USAGE)
+            return USER_ERROR
+        else:
+            files.append(arg)
+    if len(files) != 2:
+        sys.stderr.write(SOLVE_USAGE)
+        return USER_ERROR
+    return _guarded("ripple-effect",
+                    lambda: run_solve(files[0], files[1], list_all=list_all, limit=limit))
+
+
+def main_check(argv: Sequence[str] | None = None) -> int:
+    """`ripple-effect-check PUZZLE [SOLUTION]`."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if any(a in ("-h", "--help") for a in args):
+        sys.stdout.write(CHECK_USAGE)
+        return SOLVED
+    if not 1 <= len(args) <= 2:
+        sys.stderr.write(CHECK_USAGE)
+        return USER_ERROR
+    return _guarded("ripple-effect-check",
+                    lambda: run_check(args[0], args[1] if len(args) == 2 else None))
