@@ -1,9 +1,146 @@
-"""Command group 'formats' (see autoplayer.cli for the registration contract)."""
+"""Commands on nonogram files: `convert` between formats, `show`, and `check`.
+
+The format package (and numpy with it) is imported inside each command so
+that `autoplayer --help` stays fast.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from pathlib import Path
+
+from autoplayer.errors import UserError
+
+FORMAT_NAMES = ("native", "non", "webpbn", "tatham", "nin")
+"""Kept here as text so building the parser imports nothing heavy; a test keeps it in step."""
+
+EXIT_OK, EXIT_WRONG, EXIT_BAD_INPUT = 0, 1, 2
+
+_SOURCE_HELP = "puzzle file (format from its extension or content) or a Pattern game ID"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
+    convert = subparsers.add_parser(
+        "convert",
+        help="convert a nonogram between file formats",
+        description="Reads IN and writes OUT in the format OUT's extension names (or --to). "
+        "OUT is written atomically and never replaces IN; anything the output format cannot "
+        "hold (title, solution, ...) is named on stderr. OUT '-' writes to stdout.",
+    )
+    convert.add_argument("input", metavar="IN", help=_SOURCE_HELP)
+    convert.add_argument("output", metavar="OUT", help="file to write, or - for stdout")
+    convert.add_argument("--to", metavar="FMT", dest="fmt",
+                         help=f"output format: {', '.join(FORMAT_NAMES)}")
+    convert.set_defaults(func=run_convert)
+
+    show = subparsers.add_parser(
+        "show",
+        help="print a nonogram with its clues (and its solution or grid, if it has one)",
+        description="Pretty prints the puzzle: column clues above, row clues at the left, "
+        "a rule every 5 cells; the solution and the saved grid when the file has them.",
+    )
+    show.add_argument("file", metavar="FILE", help=_SOURCE_HELP)
+    show.add_argument("--ascii", action="store_true", help="plain ASCII instead of box drawing")
+    show.set_defaults(func=run_show)
+
+    check = subparsers.add_parser(
+        "check",
+        help="validate a nonogram file and the solution or grid it carries",
+        description="Exit 0 when the file is a valid puzzle and its solution/grid (if any) "
+        "agrees with the clues, 1 when the solution or grid breaks a clue (the first such "
+        "line is named), 2 when the file itself is malformed.",
+    )
+    check.add_argument("file", metavar="FILE", help=_SOURCE_HELP)
+    check.set_defaults(func=run_check)
+
+
+def run_convert(args: argparse.Namespace) -> int:
+    from autoplayer.games.nonogram import formats
+
+    fmt = args.fmt
+    if fmt is not None and fmt not in formats.FORMATS:
+        raise UserError(f"unknown format {fmt!r}; known formats: {', '.join(formats.FORMATS)}")
+    to_stdout = args.output == "-"
+    if fmt is None:
+        if to_stdout:
+            raise UserError("writing to stdout needs --to FMT")
+        fmt = formats.format_for_extension(args.output)
+        if fmt is None:
+            raise UserError(
+                f"{args.output}: cannot tell the output format from the extension; "
+                f"use --to ({', '.join(formats.FORMATS)})"
+            )
+    if not to_stdout and _same_file(args.input, args.output):
+        raise UserError(f"{args.output}: is the input file; refusing to overwrite it")
+    puzzle = formats.load_puzzle(args.input)
+    dropped = formats.dropped_fields(puzzle, fmt)
+    if dropped:
+        print(f"autoplayer convert: the {fmt} format cannot hold the puzzle's "
+              f"{', '.join(dropped)}; left out", file=sys.stderr)
+    if to_stdout:
+        sys.stdout.write(formats.format_puzzle(puzzle, fmt))
+    else:
+        formats.save_puzzle(puzzle, args.output, fmt)
+    return EXIT_OK
+
+
+def _same_file(source: str, target: str) -> bool:
+    a, b = Path(source), Path(target)
+    if a.exists() and b.exists():
+        return os.path.samefile(a, b)
+    return a.resolve() == b.resolve()
+
+
+def run_show(args: argparse.Namespace) -> int:
+    from autoplayer.games.nonogram import formats
+    from autoplayer.games.nonogram.render import render_puzzle
+
+    puzzle = formats.load_puzzle(args.file)
+    unicode = not args.ascii
+    heading = f"{puzzle.width}x{puzzle.height}"
+    if puzzle.title:
+        heading = f"{puzzle.title} ({heading})"
+    lines = [heading]
+    if puzzle.author:
+        lines.append(f"by {puzzle.author}")
+    if puzzle.copyright:
+        lines.append(puzzle.copyright)
+    out = ["\n".join(lines), ""]
+    shown = [(name, getattr(puzzle, name)) for name in ("solution", "grid")]
+    shown = [(name, grid) for name, grid in shown if grid is not None]
+    if not shown:
+        out.append(render_puzzle(puzzle, unicode=unicode))
+    for name, grid in shown:
+        if len(shown) > 1:
+            out.append(f"{name}:")
+        out.append(render_puzzle(puzzle, grid, unicode=unicode))
+    sys.stdout.write("\n".join(out))
+    return EXIT_OK
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from autoplayer.games.nonogram import formats
+    from autoplayer.games.nonogram.model import UNKNOWN, first_disagreement
+
+    puzzle = formats.load_puzzle(args.file)
+    size = f"{puzzle.width}x{puzzle.height}"
+    verdicts = []
+    for name in ("solution", "grid"):
+        grid = getattr(puzzle, name)
+        if grid is None:
+            continue
+        wrong = first_disagreement(puzzle, grid)
+        if wrong is not None:
+            print(f"{args.file}: {name} is wrong: {wrong}")
+            return EXIT_WRONG
+        if name == "grid" and (grid == UNKNOWN).any():
+            verdicts.append("every line's known cells fit its clue")
+        else:
+            verdicts.append(f"the {name} satisfies every clue")
+    if not verdicts:
+        verdicts.append("no solution or grid to check")
+    print(f"{args.file}: ok: valid {size} puzzle; {'; '.join(verdicts)}")
+    return EXIT_OK

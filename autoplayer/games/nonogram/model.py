@@ -8,7 +8,7 @@ them with what it reads without conversion.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -47,10 +47,29 @@ class Puzzle:
         return len(self.rows)
 
     def with_solution(self, solution: np.ndarray) -> Puzzle:
-        return Puzzle(
-            self.rows, self.columns, self.title, self.author, self.copyright,
-            self.grid, np.asarray(solution, dtype=np.int8),
-        )
+        return replace(self, solution=np.asarray(solution, dtype=np.int8))
+
+    def with_grid(self, grid: np.ndarray | None) -> Puzzle:
+        return replace(self, grid=None if grid is None else np.asarray(grid, dtype=np.int8))
+
+
+FIELDS: tuple[str, ...] = ("rows", "columns", "title", "author", "copyright", "grid", "solution")
+"""Everything a puzzle file can carry, in the order files usually give it."""
+
+
+def differences(a: Puzzle, b: Puzzle, fields: Sequence[str] = FIELDS) -> list[str]:
+    """Names of the fields in which two puzzles differ (Puzzle has no `==`: it holds arrays)."""
+    out = []
+    for name in fields:
+        x, y = getattr(a, name), getattr(b, name)
+        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+            same = x is not None and y is not None and np.array_equal(x, y)
+            same = same or (x is None and y is None)
+        else:
+            same = x == y
+        if not same:
+            out.append(name)
+    return out
 
 
 def line_clue(line: Sequence[int] | np.ndarray) -> Clue:
@@ -119,3 +138,50 @@ def validate(puzzle: Puzzle) -> None:
 
 def clue_text(clue: Clue) -> str:
     return " ".join(map(str, clue)) if clue else "0"
+
+
+def line_fits(clue: Clue, cells: Sequence[int] | np.ndarray) -> bool:
+    """Whether some placement of `clue` agrees with every known cell of a line.
+
+    Dynamic programming, O(n·k): used to check a saved partial grid, not to solve.
+    """
+    line = [int(c) for c in cells]
+    n, k = len(line), len(clue)
+    # empties[i]: EMPTY cells in line[:i], to test in O(1) that a run may cover a span
+    empties = [0] * (n + 1)
+    for i, c in enumerate(line):
+        empties[i + 1] = empties[i] + (c == EMPTY)
+    # fit[j][i]: the first j runs fit in line[:i], a gap after the last of them included
+    fit = [[False] * (n + 1) for _ in range(k + 1)]
+    fit[0][0] = True
+    for i in range(n + 1):
+        for j in range(k + 1):
+            if not fit[j][i]:
+                continue
+            if i < n and line[i] != FILLED:
+                fit[j][i + 1] = True
+            if j < k:
+                end = i + clue[j]
+                if end <= n and empties[end] == empties[i]:
+                    if end == n:
+                        fit[j + 1][n] = True
+                    elif line[end] != FILLED:
+                        fit[j + 1][end + 1] = True
+    return fit[k][n]
+
+
+def first_disagreement(puzzle: Puzzle, grid: np.ndarray) -> str | None:
+    """The first line (rows top to bottom, then columns left to right) that `grid` gets wrong.
+
+    A complete grid must give exactly each clue; a partial one must leave each
+    line some placement of its clue. None when every line agrees.
+    """
+    g = np.asarray(grid)
+    for kind, clues, lines in (("row", puzzle.rows, g), ("column", puzzle.columns, g.T)):
+        for i, (clue, line) in enumerate(zip(clues, lines, strict=True), 1):
+            if (line == UNKNOWN).any():
+                if not line_fits(clue, line):
+                    return f"{kind} {i}: no placement of {clue_text(clue)} fits its known cells"
+            elif (got := line_clue(line)) != clue:
+                return f"{kind} {i}: clue is {clue_text(clue)} but the cells give {clue_text(got)}"
+    return None

@@ -1,0 +1,190 @@
+"""Nonogram file formats: one module each, a registry, and the load/save entry points.
+
+Each format module is a pure codec with the same small surface: `NAME`,
+`EXTENSIONS`, `CARRIES` (which optional fields of `Puzzle` it can hold),
+`DESCRIPTION`, `looks_like(text)`, `parse(text) -> Puzzle` and
+`format(puzzle) -> str`. Parsers raise `InputError` with a line number; the
+functions here add the file name, pick the format, and do the file I/O.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from autoplayer.errors import InputError, UserError
+from autoplayer.games.nonogram.formats import common, native, nin, non, tatham, webpbn
+from autoplayer.games.nonogram.model import Puzzle
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    extensions: tuple[str, ...]
+    carries: frozenset[str]
+    description: str
+    looks_like: Callable[[str], bool]
+    parse: Callable[[str], Puzzle]
+    format: Callable[[Puzzle], str]
+
+
+def _entry(module: ModuleType) -> Format:
+    return Format(
+        module.NAME, module.EXTENSIONS, module.CARRIES, module.DESCRIPTION,
+        module.looks_like, module.parse, module.format,
+    )
+
+
+FORMATS: dict[str, Format] = {
+    m.NAME: _entry(m) for m in (native, non, webpbn, tatham, nin)
+}
+"""Every format by name, in the order `detect_format` tries their content tests."""
+
+_BY_EXTENSION = {ext: f.name for f in FORMATS.values() for ext in f.extensions}
+
+OPTIONAL_FIELDS = ("title", "author", "copyright", "grid", "solution")
+
+
+def format_for_extension(path: str | Path) -> str | None:
+    return _BY_EXTENSION.get(Path(path).suffix.lower())
+
+
+def detect_format(path: str | Path | None, text: str) -> str:
+    """The format a file is in: by its extension, else by what its content looks like."""
+    if path is not None and (name := format_for_extension(path)) is not None:
+        return name
+    for fmt in FORMATS.values():
+        if fmt.looks_like(text):
+            return fmt.name
+    known = ", ".join(f"{f.name} ({' '.join(f.extensions)})" for f in FORMATS.values())
+    raise InputError(f"cannot tell the puzzle format; known formats: {known}", path=path,
+                     line=1)
+
+
+def parse_puzzle(text: str, fmt: str | None = None, *, path: str | Path | None = None) -> Puzzle:
+    """A puzzle from text in a named format (detected when None); errors name `path`."""
+    text = text.removeprefix("\ufeff")
+    try:
+        common.check_text(text)
+        name = fmt if fmt is not None else detect_format(path, text)
+        return _get(name).parse(text)
+    except InputError as err:
+        raise err.at(path) if path is not None and err.path is None else err from None
+
+
+def format_puzzle(puzzle: Puzzle, fmt: str) -> str:
+    """A puzzle as text in the named format (fields the format cannot carry are left out)."""
+    return _get(fmt).format(puzzle)
+
+
+def dropped_fields(puzzle: Puzzle, fmt: str) -> list[str]:
+    """The optional fields the puzzle has that the format cannot carry."""
+    carries = _get(fmt).carries
+    return [f for f in OPTIONAL_FIELDS if f not in carries and _present(puzzle, f)]
+
+
+def _present(puzzle: Puzzle, name: str) -> bool:
+    value = getattr(puzzle, name)
+    return value is not None and (not isinstance(value, str) or bool(value))
+
+
+_GAME_ID = re.compile(r"\d+(x\d+)?:[0-9./]*(,[A-Za-z]*)?")
+
+
+def is_game_id(text: str) -> bool:
+    return bool(_GAME_ID.fullmatch(text.strip()))
+
+
+def load_puzzle(source: str | Path) -> Puzzle:
+    """A puzzle from a file, or from a Tatham game ID given in place of a file name."""
+    path = Path(source)
+    if not path.exists() and isinstance(source, str) and is_game_id(source):
+        try:
+            return tatham.parse(source)
+        except InputError as err:
+            shown = source if len(source) <= 40 else source[:37] + "..."
+            raise InputError(err.message, path=f"game ID {shown}") from None
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", path=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a puzzle file", path=path) from None
+    except OSError as err:
+        raise InputError(f"cannot read: {err.strerror}", path=path) from None
+    try:
+        text = common.decode(data)
+    except InputError as err:
+        raise err.at(path) from None
+    return parse_puzzle(text, path=path)
+
+
+def save_puzzle(puzzle: Puzzle, path: str | Path, fmt: str | None = None) -> None:
+    """Write a puzzle atomically (temp file + rename): on failure the old file is untouched."""
+    path = Path(path)
+    if fmt is None:
+        fmt = format_for_extension(path)
+        if fmt is None:
+            names = ", ".join(f"{ext} ({f})" for ext, f in _BY_EXTENSION.items())
+            raise UserError(f"{path}: cannot tell the format from the extension; use one of "
+                            f"{names} or name the format")
+    text = format_puzzle(puzzle, fmt)
+    write_atomically(path, text)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    import tempfile  # here, not at the top: it costs `autoplayer solve` start-up time
+
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as err:
+        raise UserError(f"{path}: cannot write: {err.strerror}") from None
+    try:
+        os.fchmod(fd, _mode_for(path))
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException as err:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise UserError(f"{path}: cannot write: {err.strerror}") from None
+        raise
+
+
+def _mode_for(path: Path) -> int:
+    """The replaced file's permissions, or what a plain open() would give a new file."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _get(name: str) -> Format:
+    try:
+        return FORMATS[name]
+    except KeyError:
+        raise UserError(
+            f"unknown format {name!r}; known formats: {', '.join(FORMATS)}"
+        ) from None
+
+
+__all__ = [
+    "FORMATS",
+    "Format",
+    "detect_format",
+    "dropped_fields",
+    "format_puzzle",
+    "is_game_id",
+    "load_puzzle",
+    "parse_puzzle",
+    "save_puzzle",
+]
