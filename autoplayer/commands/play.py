@@ -99,14 +99,15 @@ def run_play(args: argparse.Namespace) -> int:
     from autoplayer.screen.capture import Screen, parse_region
     from autoplayer.screen.source import RegionSource, WindowSource
 
+    region = parse_region(args.region) if args.region is not None else None
     screen = Screen()
     window = None
     if args.window is not None or args.window_class is not None:
         source: Any = WindowSource(screen, args.window, exact=args.exact,
                                    wm_class=args.window_class)
         window = source.window
-    elif args.region is not None:
-        source = RegionSource(screen, parse_region(args.region))
+    elif region is not None:
+        source = RegionSource(screen, region)
     else:
         source = RegionSource(screen, screen.monitor(1 if args.monitor is None else args.monitor))
     try:
