@@ -309,6 +309,17 @@ def test_webpbn_image_without_bars_and_a_saved_grid():
     assert puzzle.grid.tolist() == [[FILLED, UNKNOWN, EMPTY], [UNKNOWN, UNKNOWN, EMPTY]]
 
 
+@pytest.mark.parametrize(
+    ("fmt", "title", "expected"),
+    [("native", "a\u2028b\x85c\x0cd", None), ("non", "a\u2028b\x85c\x0cd", None),
+     ("webpbn", "a\u2028b\x85c\x0cd", "a\u2028b\x85c d")],  # XML cannot hold a form feed
+)
+def test_unicode_line_separators_in_a_title_do_not_split_lines(fmt, title, expected):
+    puzzle = puzzle_from_grid(np.array([[1, 0, 1]], dtype=np.int8), title=title)
+    text = format_puzzle(puzzle, fmt).replace("\n", "\r\n")
+    assert parse_puzzle(text, fmt).title == (expected or title)
+
+
 def test_byte_order_mark_is_ignored():
     assert parse_puzzle("\ufeff" + NATIVE).title == "Corner"
 

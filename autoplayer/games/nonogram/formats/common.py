@@ -51,6 +51,15 @@ def check_text(text: str) -> None:
         raise InputError("empty file", line=1)
 
 
+def split_lines(text: str) -> list[str]:
+    """Lines ended by LF or CRLF only: `str.splitlines` would also split at U+2028,
+    form feeds and the like inside a title, and so miscount the lines after it."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
 def number(token: str, what: str, line: int) -> int:
     """A non-negative decimal integer, or an error that quotes the token."""
     if not _NUMBER.fullmatch(token):

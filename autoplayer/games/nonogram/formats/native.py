@@ -37,7 +37,7 @@ def looks_like(text: str) -> bool:
 
 
 def parse(text: str) -> Puzzle:
-    lines = text.splitlines()
+    lines = common.split_lines(text)
     size = _SIZE.fullmatch(lines[0])
     if size is None:
         raise InputError(

@@ -24,7 +24,8 @@ def looks_like(text: str) -> bool:
 
 
 def parse(text: str) -> Puzzle:
-    lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    numbered = enumerate(common.split_lines(text), 1)
+    lines = [(n, line.strip()) for n, line in numbered if line.strip()]
     head_line, head = lines[0]
     tokens = head.split()
     if len(tokens) != 2:

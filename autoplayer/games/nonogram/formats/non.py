@@ -37,7 +37,7 @@ def looks_like(text: str) -> bool:
 
 
 def parse(text: str) -> Puzzle:
-    lines = text.splitlines()
+    lines = common.split_lines(text)
     size: dict[str, int] = {}
     clues: dict[str, tuple[Clue, ...]] = {}
     images: dict[str, np.ndarray] = {}

@@ -52,7 +52,7 @@ def parse(text: str) -> Puzzle:
 
 
 def _parse_id(text: str) -> Puzzle:
-    lines = text.splitlines()
+    lines = common.split_lines(text)
     lineno = next((n for n, line in enumerate(lines, 1) if line.strip()), 1)
     body = [line.strip() for line in lines if line.strip()]
     if len(body) != 1:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, field
 from xml.parsers import expat
 
 import numpy as np
@@ -27,6 +26,8 @@ CARRIES = frozenset({"title", "author", "copyright", "grid", "solution"})
 DESCRIPTION = "webpbn XML (black and white; goal image as solution, saved image as grid)"
 
 _DEFAULT_CHARS = {"black": "X", "white": "."}
+_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+"""Characters XML 1.0 cannot hold at all, even escaped."""
 
 
 def looks_like(text: str) -> bool:
@@ -34,13 +35,15 @@ def looks_like(text: str) -> bool:
     return head.startswith("<") and ("<puzzleset" in head or "<puzzle" in head)
 
 
-@dataclass
 class _Node:
-    tag: str
-    attrs: dict[str, str]
-    line: int
-    children: list[_Node] = field(default_factory=list)
-    text: str = ""
+    """An element with the line it starts on (ElementTree keeps no line numbers)."""
+
+    __slots__ = ("attrs", "children", "line", "tag", "text")
+
+    def __init__(self, tag: str, attrs: dict[str, str], line: int) -> None:
+        self.tag, self.attrs, self.line = tag, attrs, line
+        self.children: list[_Node] = []
+        self.text = ""
 
     def find_all(self, tag: str) -> list[_Node]:
         return [c for c in self.children if c.tag == tag]
@@ -51,6 +54,7 @@ class _Node:
 
 def _tree(text: str) -> _Node:
     parser = expat.ParserCreate()
+    parser.buffer_text = True
     root = _Node("", {}, 0)
     stack = [root]
 
@@ -201,7 +205,8 @@ def format(puzzle: Puzzle) -> str:
     for tag, value in (("title", puzzle.title), ("author", puzzle.author),
                        ("copyright", puzzle.copyright)):
         if value:
-            out.append(f"<{tag}>{html.escape(common.one_line(value), quote=False)}</{tag}>")
+            text = _NOT_XML.sub(" ", common.one_line(value))
+            out.append(f"<{tag}>{html.escape(text, quote=False)}</{tag}>")
     out += ['<color name="white" char=".">fff</color>',
             '<color name="black" char="X">000</color>']
     for name, clues in (("columns", puzzle.columns), ("rows", puzzle.rows)):
