@@ -54,6 +54,8 @@ class Report:
     overlay: Path | None = None
     planned: int = 0
     """Gestures a dry run would have made."""
+    wrong_after: list[int] = field(default_factory=list)
+    """Units still wrong after each batch (the repairs needed)."""
 
     def lines(self) -> list[str]:
         """The human report, one fact a line."""
@@ -68,6 +70,9 @@ class Report:
                 f"{self.units_changed} cells changed of {self.units}; "
                 f"{self.right_at_start} were already right; {self.batches} batch(es)"
             )
+            if len(self.wrong_after) > 1:
+                out.append("repaired: " + ", ".join(
+                    f"{n} wrong after batch {i}" for i, n in enumerate(self.wrong_after[:-1], 1)))
         if self.check is not None and not self.dry_run:
             if self.check.wrong == 0:
                 verdict = "every cell verified against the solution"
@@ -193,6 +198,7 @@ def play(
             with _stage(report, "verify"):
                 reading = game.read(frame, reading)
                 report.check = game.check(reading, solution)
+            report.wrong_after.append(report.check.wrong)
             if report.check.wrong == 0 and report.check.complete is not False:
                 break
     finally:

@@ -9,7 +9,7 @@ Simon Tatham's Pattern.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -66,6 +66,8 @@ class Reading:
     """The cells' rectangle; input never leaves it."""
     raw: Any = field(default=None, repr=False)
     """The reader's own result (geometry, confidences), for re-reading and overlays."""
+    unknown_level: float | None = None
+    """Median luminance of the cells first read as UNKNOWN: an undecided cell's look."""
 
 
 class NonogramGame:
@@ -79,14 +81,36 @@ class NonogramGame:
         self.profile = profile
         self.pace = pace if pace is not None else PROFILES.get(profile.name, (profile, Pace()))[1]
         self.templates = templates
+        self._loaded: Any = None
 
     # -- reading ----------------------------------------------------------
     def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
-        from autoplayer.games.nonogram import reader
+        """The whole board; after input only the cells (the clues cannot have changed)."""
+        from autoplayer.games.nonogram.reader import read_cells, read_nonogram
+        from autoplayer.vision.clues import find_clues
 
         if previous is None:
-            return reader_reading(reader.read_nonogram(frame.pixels, templates=self.templates))
-        return reader_reading(reader.reread_cells(frame.pixels, previous.raw))
+            first = reader_reading(read_nonogram(frame.pixels, templates=self._templates()))
+            levels = cell_levels(frame.pixels, first.raw.cells)
+            unknown = levels[first.shown == UNKNOWN]
+            level = float(np.median(unknown)) if unknown.size else None
+            return replace(first, unknown_level=level)
+        raw = previous.raw
+        layout = find_clues(frame.pixels, raw.grid)
+        state = read_cells(frame.pixels, raw.grid, layout)
+        if previous.unknown_level is not None:
+            state = settle_unknowns(state, cell_levels(frame.pixels, raw.cells),
+                                    previous.unknown_level)
+        return replace(previous, shown=state, raw=replace(raw, state=state))
+
+    def _templates(self) -> Any:
+        if self.templates is None:
+            return None
+        if self._loaded is None:
+            from autoplayer.vision.templates import load_templates
+
+            self._loaded = load_templates(self.templates)
+        return self._loaded
 
     def board(self, reading: Reading) -> Rect:
         return reading.grid
@@ -136,17 +160,59 @@ class NonogramGame:
         return Check(len(wrong), int(solution.size), None, details)
 
     def overlay(self, frame: Frame, reading: Reading, solution: np.ndarray | None) -> np.ndarray:
-        from autoplayer.games.nonogram import reader
+        """The board, every cell and every number read (low-confidence ones marked), and
+        what the bot would do: '#' a cell to fill, 'x' one to mark, '-' one to clear."""
+        from autoplayer.games.nonogram.reader import LOW_CONFIDENCE
+        from autoplayer.vision.overlay import draw_overlay
 
-        return reader.draw_overlay(frame.pixels, reading.raw, solution)
+        raw = reading.raw
+        marks = []
+        if solution is not None:
+            label = {FILLED: "#", EMPTY: "x", UNKNOWN: "-"}
+            for stroke in self.plan(reading, solution):
+                for r, c in stroke.cells():
+                    after = self.profile.press[(int(reading.shown[r, c]), stroke.button)]
+                    marks.append((raw.cells[r][c], label[after]))
+        numbers = [(n.value, n.confidence, n.box) for _, _, n in raw.numbers()]
+        return draw_overlay(frame.pixels, raw.board, raw.cells, numbers, low=LOW_CONFIDENCE,
+                            cell_marks=marks)
 
 
 def reader_reading(result: Any) -> Reading:
-    """The reader's result as the loop's Reading."""
-    return Reading(
-        puzzle=result.puzzle, shown=result.cells, xs=tuple(result.xs), ys=tuple(result.ys),
-        grid=result.grid, raw=result,
-    )
+    """The reader's result as the loop's Reading: cell centres and the board to click in."""
+    xs = tuple((x0 + x1 - 1) / 2 for x0, x1 in result.grid.xs)
+    ys = tuple((y0 + y1 - 1) / 2 for y0, y1 in result.grid.ys)
+    return Reading(puzzle=result.puzzle, shown=result.state, xs=xs, ys=ys,
+                   grid=result.board, raw=result)
+
+
+UNDECIDED_TOLERANCE = 40.0
+"""Luminance steps (0..255) an undecided cell may differ by from how undecided cells looked."""
+
+
+def cell_levels(pixels: np.ndarray, cells: Sequence[Sequence[Rect]]) -> np.ndarray:
+    """Median luminance of the middle of every cell."""
+    from autoplayer.vision.image import luminance
+
+    lum = luminance(pixels)
+    out = np.zeros((len(cells), len(cells[0]) if cells else 0), dtype=np.float32)
+    for r, row in enumerate(cells):
+        for c, cell in enumerate(row):
+            m = max(1, cell.w // 4)
+            patch = lum[cell.y + m:cell.bottom - m, cell.x + m:cell.right - m]
+            out[r, c] = float(np.median(patch)) if patch.size else 0.0
+    return out
+
+
+def settle_unknowns(state: np.ndarray, levels: np.ndarray, unknown_level: float) -> np.ndarray:
+    """Cells read UNKNOWN that no longer look like the undecided cells did are marked EMPTY.
+
+    The reader alone cannot tell Pattern's white (empty) from an undecided cell
+    once no grey one is left to compare with; the first reading saw them.
+    """
+    out = state.copy()
+    out[(state == UNKNOWN) & (np.abs(levels - unknown_level) > UNDECIDED_TOLERANCE)] = EMPTY
+    return out
 
 
 def profile_for(name: str | None, window: WindowInfo | None) -> str:
