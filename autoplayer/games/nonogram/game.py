@@ -28,9 +28,10 @@ if TYPE_CHECKING:
 
 SOLVE_TIMEOUT = 20.0
 
-# The bundled browser game: left click toggles a fill, right click toggles a
-# mark; a drag paints every cell the pointer enters with what the press did
-# to the first cell.
+# The bundled browser game (webgame/static/nonogram/game.js): left sets FILLED
+# and right sets EMPTY, except on a cell already in that state, which they
+# clear; a drag paints the run from the pressed cell to the pointer with what
+# the press did to the first cell.
 WEB = Profile(
     name="web",
     press={
@@ -40,12 +41,12 @@ WEB = Profile(
         (FILLED, Button.RIGHT): EMPTY,
     },
     drags=True,
-    drag_each_cell=True,
+    drag_each_cell=False,
     mark_empty=False,
 )
 
 PROFILES: dict[str, tuple[Profile, Pace]] = {
-    "web": (WEB, Pace(gesture=0.0, motion=0.004, click=0.0)),
+    "web": (WEB, Pace(gesture=0.0, motion=0.01, click=0.0)),
     # GTK drops a motion within ~30 ms of the previous one (see the research notes, §4).
     "pattern": (TATHAM_PATTERN, Pace(gesture=0.0, motion=0.035, click=0.0)),
 }
