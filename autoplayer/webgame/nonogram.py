@@ -1,0 +1,75 @@
+"""The nonogram page's side of the server: URL query -> puzzle and page config.
+
+The skins live in `static/nonogram/skins.json`, read here to check a URL and
+handed whole to the page, so Python and JavaScript never disagree about them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from autoplayer.errors import UserError
+from autoplayer.webgame.puzzles import parse_size, puzzle_json, seeded_puzzle
+
+if TYPE_CHECKING:
+    from autoplayer.webgame.server import GameServer, PageConfig
+
+from autoplayer.webgame.server import STATIC
+
+THEMES = ("light", "dark")
+MIN_CELL, MAX_CELL = 12, 40
+DEFAULT_SKIN = "pixel"
+
+
+@cache
+def skins() -> dict[str, dict[str, Any]]:
+    """Every skin by name, as the page draws them."""
+    return json.loads((STATIC / "nonogram" / "skins.json").read_text(encoding="utf-8"))
+
+
+SKINS: tuple[str, ...] = tuple(skins())
+
+
+def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
+    """The puzzle (by `puzzle=ID`, else `size=WxH&seed=N`) and the look a URL asks for."""
+    from autoplayer.games.nonogram.model import Puzzle
+    from autoplayer.webgame.server import PageConfig
+
+    if "puzzle" in query:
+        puzzle = server.registered(query["puzzle"])
+        if not isinstance(puzzle, Puzzle):
+            raise UserError(f"puzzle {query['puzzle']!r} is not a nonogram")
+    else:
+        width, height = parse_size(query.get("size", "10x10"))
+        puzzle = seeded_puzzle(width, height, _int(query, "seed", 0))
+    skin = query.get("skin", DEFAULT_SKIN)
+    if skin not in skins():
+        raise UserError(f"unknown skin {skin!r}; skins: {', '.join(skins())}")
+    theme = query.get("theme", THEMES[0])
+    if theme not in THEMES:
+        raise UserError(f"unknown theme {theme!r}; themes: {', '.join(THEMES)}")
+    cell = _int(query, "cell", skins()[skin]["cell"])
+    if not MIN_CELL <= cell <= MAX_CELL:
+        raise UserError(f"cell size {cell} px is outside {MIN_CELL}..{MAX_CELL}")
+    config = {
+        "puzzle": puzzle_json(puzzle),
+        "skinName": skin,
+        "skin": skins()[skin],
+        "theme": theme,
+        "cell": cell,
+    }
+    name = puzzle.title or f"{puzzle.width}×{puzzle.height}"
+    return PageConfig(config, puzzle, f"Nonogram – {name}")
+
+
+def _int(query: Mapping[str, str], key: str, default: int) -> int:
+    text = query.get(key)
+    if text is None:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise UserError(f"{key}={text!r} is not a whole number") from None
