@@ -194,7 +194,7 @@ def play(
             report.gestures += len(on_screen)
             report.units_changed += game.units(moves)
             with _stage(report, "capture"):
-                frame = source.grab()
+                frame = settled(source, frame.rect_to_screen(game.board(reading)))
             with _stage(report, "verify"):
                 reading = game.read(frame, reading)
                 report.check = game.check(reading, solution)
@@ -214,6 +214,38 @@ def play(
             f"from the solution{where}"
         )
     return report
+
+
+SETTLE_INTERVAL = 0.05
+SETTLE_TIMEOUT = 3.0
+
+
+def settled(source: FrameSource, board: Rect) -> Any:
+    """A frame whose board looks the same as a moment before.
+
+    Games draw input after it arrives (a browser may lag far behind a burst of
+    clicks, Tatham's games flash on completion); verifying a half-drawn board
+    would "repair" cells that were about to be right, and on a game that
+    toggles that breaks them.
+    """
+    import numpy as np
+
+    deadline = time.monotonic() + SETTLE_TIMEOUT
+    frame = source.grab()
+    while True:
+        time.sleep(SETTLE_INTERVAL)
+        again = source.grab()
+        a, b = _board_pixels(frame, board), _board_pixels(again, board)
+        if (a.shape == b.shape and np.array_equal(a, b)) or time.monotonic() > deadline:
+            return again
+        frame = again
+
+
+def _board_pixels(frame: Any, board: Rect) -> Any:
+    x0, y0 = round((board.x - frame.origin[0]) * frame.scale), round(
+        (board.y - frame.origin[1]) * frame.scale)
+    x1, y1 = x0 + round(board.w * frame.scale), y0 + round(board.h * frame.scale)
+    return frame.pixels[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)]
 
 
 def _write_overlay(path: Path, rgb: Any) -> Path:

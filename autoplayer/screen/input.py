@@ -22,7 +22,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import Any
 
@@ -43,10 +43,12 @@ class Pace:
     games) drops a motion arriving within about 30 ms of the previous one."""
     click: float = 0.0
     """Pause between arriving on a point and pressing there."""
+    hold: float = 0.0
+    """How long a click holds the button down."""
 
     def slower(self, ms: float) -> Pace:
         """At least `ms` milliseconds after every gesture (the --pace option)."""
-        return Pace(max(self.gesture, ms / 1000), self.motion, self.click)
+        return replace(self, gesture=max(self.gesture, ms / 1000))
 
 
 def check_inside(gestures: Sequence[Gesture], bounds: Rect) -> None:
@@ -246,8 +248,12 @@ class InputDriver:
         self._wait(self.pace.click)
         button = self._button(g.button)
         self._mouse.press(button)
-        self._mouse.release(button)
-        self.events += 2
+        self.events += 1
+        try:
+            self._wait(self.pace.hold)
+        finally:
+            self._mouse.release(button)
+            self.events += 1
 
     def _drag(self, g: Drag) -> None:
         self._move(g.x0, g.y0)

@@ -69,6 +69,9 @@ class Reading:
     """The reader's own result (geometry, confidences), for re-reading and overlays."""
     unknown_level: float | None = None
     """Median luminance of the cells first read as UNKNOWN: an undecided cell's look."""
+    layout: Any = field(default=None, repr=False)
+    """The clue layout as first seen (ink dark or light): games recolour clues as you play
+    (Pattern greys them, the bundled game dims them when solved), so it is not re-derived."""
 
 
 class NonogramGame:
@@ -95,10 +98,10 @@ class NonogramGame:
             levels = cell_levels(frame.pixels, first.raw.cells)
             unknown = levels[first.shown == UNKNOWN]
             level = float(np.median(unknown)) if unknown.size else None
-            return replace(first, unknown_level=level)
+            layout = find_clues(frame.pixels, first.raw.grid)
+            return replace(first, unknown_level=level, layout=layout)
         raw = previous.raw
-        layout = find_clues(frame.pixels, raw.grid)
-        state = read_cells(frame.pixels, raw.grid, layout)
+        state = read_cells(frame.pixels, raw.grid, previous.layout)
         if previous.unknown_level is not None:
             state = settle_unknowns(state, cell_levels(frame.pixels, raw.cells),
                                     previous.unknown_level)
