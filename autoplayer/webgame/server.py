@@ -253,7 +253,7 @@ class GameServer:
         return HTTPStatus.OK
 
     def _render(self, game: str, query: Mapping[str, str]) -> bytes:
-        session, made = self.open_session(game, query)
+        _, made = self.open_session(game, query)
         template = (STATIC / self.pages[game].html).read_text(encoding="utf-8")
         config = json.dumps(made.config, separators=(",", ":")).replace("</", "<\\/")
         return (
@@ -288,7 +288,7 @@ def _handler_for(server: GameServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: Any) -> None:
             """Quiet: a page reports on every click."""
 
         def do_GET(self) -> None:

@@ -392,6 +392,7 @@
       devicePixelRatio: dpr,
       viewport: { w: window.innerWidth, h: window.innerHeight },
       screen: { x: window.screenX, y: window.screenY },
+      outer: { w: window.outerWidth, h: window.outerHeight },
     };
   }
   function reportLayout() {
