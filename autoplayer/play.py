@@ -193,11 +193,7 @@ def play(
             report.batches += 1
             report.gestures += len(on_screen)
             report.units_changed += game.units(moves)
-            with _stage(report, "capture"):
-                frame = settled(source, frame.rect_to_screen(game.board(reading)))
-            with _stage(report, "verify"):
-                reading = game.read(frame, reading)
-                report.check = game.check(reading, solution)
+            frame, reading = _verify(game, source, frame, reading, solution, report)
             report.wrong_after.append(report.check.wrong)
             if report.check.wrong == 0 and report.check.complete is not False:
                 break
@@ -217,28 +213,46 @@ def play(
 
 
 SETTLE_INTERVAL = 0.05
-SETTLE_TIMEOUT = 3.0
+SETTLE_QUIET = 0.4
+SETTLE_TIMEOUT = 4.0
 
 
-def settled(source: FrameSource, board: Rect) -> Any:
-    """A frame whose board looks the same as a moment before.
+def _verify(game: Game[Any, Any, Any], source: FrameSource, frame: Any, reading: Any,
+            solution: Any, report: Report) -> tuple[Any, Any]:
+    """Capture and re-read until the board shows the solution or has stopped changing.
 
-    Games draw input after it arrives (a browser may lag far behind a burst of
-    clicks, Tatham's games flash on completion); verifying a half-drawn board
-    would "repair" cells that were about to be right, and on a game that
-    toggles that breaks them.
+    Games draw input some time after it arrives (a browser may lag far behind a
+    burst of clicks; Tatham's games flash on completion). Verifying a board
+    still being drawn would "repair" cells that were about to be right, and on
+    a game that toggles that breaks them; so a board that is not yet right
+    counts only once it has been still for SETTLE_QUIET seconds.
     """
     import numpy as np
 
+    board = frame.rect_to_screen(game.board(reading))
+    before = _board_pixels(frame, board)
     deadline = time.monotonic() + SETTLE_TIMEOUT
-    frame = source.grab()
+    last: Any = None
+    still_since = time.monotonic()
     while True:
+        with _stage(report, "capture"):
+            frame = source.grab()
+        with _stage(report, "verify"):
+            reading = game.read(frame, reading)
+            report.check = check = game.check(reading, solution)
+        now = time.monotonic()
+        if check.wrong == 0 and check.complete is not False:
+            return frame, reading
+        pixels = _board_pixels(frame, board)
+        if last is None or last.shape != pixels.shape or not np.array_equal(last, pixels):
+            last, still_since = pixels, now
+        elif now - still_since >= SETTLE_QUIET and not np.array_equal(pixels, before):
+            # Still, and changed since before the input (a batch that changes nothing
+            # on screen has not been drawn yet).
+            return frame, reading
+        if now > deadline:
+            return frame, reading
         time.sleep(SETTLE_INTERVAL)
-        again = source.grab()
-        a, b = _board_pixels(frame, board), _board_pixels(again, board)
-        if (a.shape == b.shape and np.array_equal(a, b)) or time.monotonic() > deadline:
-            return again
-        frame = again
 
 
 def _board_pixels(frame: Any, board: Rect) -> Any:

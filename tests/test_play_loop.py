@@ -145,7 +145,11 @@ def test_dropped_input_is_repaired_on_the_next_batch_only() -> None:
     assert [x for x, _ in screen.clicks] == [205, 215, 225, 225]
 
 
-def test_a_game_that_never_takes_a_click_ends_in_a_clear_error() -> None:
+def test_a_game_that_never_takes_a_click_ends_in_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The board never changes, so each verification waits out the settling timeout.
+    monkeypatch.setattr("autoplayer.play.SETTLE_TIMEOUT", 0.3)
     screen = Screen([0, 0, 0], drop={1: 99})
     with pytest.raises(NotSolved, match=r"after 3 batches 1 of 3 cells still differ .*cell 1"):
         play(RowGame([1, 1, 1]), screen, driver_factory=factory(screen, []))
