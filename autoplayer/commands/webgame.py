@@ -7,6 +7,7 @@ The server (and numpy with it) is imported inside the command so that
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import threading
@@ -59,10 +60,8 @@ def run_serve(args: argparse.Namespace) -> int:
             _open(url)
         else:
             print("Open the URL in a browser; Ctrl+C stops the server.", file=sys.stderr)
-            try:
+            with contextlib.suppress(KeyboardInterrupt):
                 threading.Event().wait()
-            except KeyboardInterrupt:
-                pass
     return 0
 
 
@@ -74,7 +73,5 @@ def _open(url: str) -> None:
         raise UserError("--open needs an X display (DISPLAY is not set)")
     with launch_app(url, display=display, width=1100, height=850) as app:
         print("Playing in Chromium; close its window or press Ctrl+C to stop.", file=sys.stderr)
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             app.process.wait()
-        except KeyboardInterrupt:
-            pass

@@ -24,7 +24,7 @@ BAND_CONTRAST = 0.35
 """Ink departs from its background by at least this share of the band's strongest ink."""
 STRIP_CONTRAST = 0.45
 """... and by this share of its own strip's strongest ink."""
-BAND_END_GAP = 1.6
+BAND_END_GAP = 1.2
 """A band ends after this many cell pitches without ink."""
 
 
@@ -199,10 +199,14 @@ def _blobs_across(ink: np.ndarray, x_off: int, y_off: int) -> list[Blob]:
 
 def _drop_rules(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
     """Remove box borders and separators: thin components as long as the strip is wide."""
+    across_axis = 0 if kind == "row" else 1
+    across = ink.shape[across_axis]
+    along_extent = max((b - a for a, b in runs(ink.any(axis=across_axis))), default=0)
+    if ink.sum(axis=across_axis).max(initial=0) < 0.9 * across and along_extent <= 3 * pitch:
+        return ink  # nothing line-like can be here: skip the labelling
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     if n <= 1:
         return ink
-    across = ink.shape[0] if kind == "row" else ink.shape[1]
     thin = max(2, int(pitch * 0.12))
     bad = []
     for i in range(1, n):

@@ -9,15 +9,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
 from autoplayer.errors import UserError
 from autoplayer.webgame.puzzles import parse_size, puzzle_json, seeded_puzzle
-
-if TYPE_CHECKING:
-    from autoplayer.webgame.server import GameServer, PageConfig
-
-from autoplayer.webgame.server import STATIC
+from autoplayer.webgame.server import STATIC, GamePage, GameServer, PageConfig
 
 THEMES = ("light", "dark")
 MIN_CELL, MAX_CELL = 12, 40
@@ -36,7 +33,6 @@ SKINS: tuple[str, ...] = tuple(skins())
 def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
     """The puzzle (by `puzzle=ID`, else `size=WxH&seed=N`) and the look a URL asks for."""
     from autoplayer.games.nonogram.model import Puzzle
-    from autoplayer.webgame.server import PageConfig
 
     if "puzzle" in query:
         puzzle = server.registered(query["puzzle"])
@@ -73,3 +69,13 @@ def _int(query: Mapping[str, str], key: str, default: int) -> int:
         return int(text)
     except ValueError:
         raise UserError(f"{key}={text!r} is not a whole number") from None
+
+
+def load(path: str | Path) -> Any:
+    """A puzzle file in any format the engine reads (or a Pattern game ID)."""
+    from autoplayer.games.nonogram.formats import load_puzzle
+
+    return load_puzzle(path)
+
+
+PAGE = GamePage("nonogram", "nonogram/index.html", configure, load)

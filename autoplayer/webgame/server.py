@@ -20,6 +20,7 @@ page config); a second game is one more entry in `GameServer.pages`.
 
 from __future__ import annotations
 
+import importlib
 import json
 import secrets
 import threading
@@ -76,25 +77,25 @@ class GamePage:
     """Path under the static folder of the page template (placeholders {{CONFIG}}, {{TITLE}})."""
     configure: Callable[[GameServer, Mapping[str, str]], PageConfig]
     """Query parameters -> the page's config; raises UserError for a bad parameter (HTTP 400)."""
+    load: Callable[[str | Path], Any]
+    """A puzzle file -> the object `configure` finds under `puzzle=ID` (UserError when bad)."""
 
 
-def _nonogram_page() -> GamePage:
-    from autoplayer.webgame import nonogram
-
-    return GamePage("nonogram", "nonogram/index.html", nonogram.configure)
+GAME_PAGES: tuple[str, ...] = ("autoplayer.webgame.nonogram",)
+"""Modules that define `PAGE`, a `GamePage`; another game's page is one more line here."""
 
 
 class GameServer:
     """The game server on 127.0.0.1 and a free port, in a daemon thread; a context manager."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
-        self.pages: dict[str, GamePage] = {p.name: p for p in (_nonogram_page(),)}
+        pages = [importlib.import_module(name).PAGE for name in GAME_PAGES]
+        self.pages: dict[str, GamePage] = {p.name: p for p in pages}
         self._sessions: dict[str, Session] = {}
         self._objects: dict[str, Any] = {}
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
-        self._httpd = ThreadingHTTPServer((host, port), _handler_for(self))
-        self._httpd.daemon_threads = True
+        self._httpd = _QuietServer((host, port), _handler_for(self))
         self._thread: threading.Thread | None = None
 
     # --- lifecycle -------------------------------------------------------
@@ -161,9 +162,7 @@ class GameServer:
     def register(self, obj: Any, game: str = "nonogram") -> str:
         """Keep a puzzle (object or file) under a short ID a URL can name."""
         if isinstance(obj, str | Path):
-            from autoplayer.games.nonogram.formats import load_puzzle
-
-            obj = load_puzzle(obj)
+            obj = self.pages[game].load(obj)
         with self._lock:
             for key, known in self._objects.items():
                 if known is obj:
@@ -270,6 +269,19 @@ class GameServer:
             "<!doctype html><meta charset=utf-8><title>autoplayer games</title>"
             f"<h1>autoplayer games</h1><ul>{links}</ul>"
         ).encode()
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """Browsers that close keep-alive connections (a killed page) are not errors."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
 
 def new_session_id() -> str:
