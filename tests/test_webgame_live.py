@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -207,6 +208,7 @@ def test_entering_the_solution_solves_the_game(play, server):
     p = play(size=(10, 10), seed=33, skin="sans", theme="dark", session="live-solve")
     puzzle = server.puzzle("live-solve")
     assert isinstance(puzzle, Puzzle) and puzzle.solution is not None
+    assert solved_banner_pixels(p) == 0
     p.click(0, 0, RIGHT)  # some noise first: a mark and a wrong fill
     wrong = next((r, c) for r in range(10) for c in range(10) if puzzle.solution[r, c] != FILLED)
     p.click(*wrong)
@@ -214,6 +216,14 @@ def test_entering_the_solution_solves_the_game(play, server):
     grid = np.array(state["grid"])
     assert state["solved"] is True, "the game did not call the puzzle solved"
     assert satisfies(puzzle, np.where(grid == FILLED, 1, 0))
+    time.sleep(0.3)
+    assert solved_banner_pixels(p) > 40, "the page does not show that it is solved"
+
+
+def solved_banner_pixels(p: Player) -> int:
+    """Pixels of the green "Solved!" the page shows (style.css: .status.solved)."""
+    green = np.array([0x2E, 0x9D, 0x3A])
+    return int((np.abs(p.grab().astype(int) - green).sum(axis=2) < 40).sum())
 
 
 def test_any_grid_that_fits_the_clues_is_accepted(play, server):
