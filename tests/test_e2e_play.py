@@ -64,22 +64,56 @@ def run_cli(*args: str, display: str) -> subprocess.Popen[str]:
     )
 
 
-@pytest.mark.parametrize("skin,size,seed,theme", [
-    ("pixel", 10, 3, "light"),
-    ("sans", 15, 5, "light"),
-    ("serif", 20, 8, "light"),
-    ("mono", 12, 2, "dark"),
+@pytest.fixture(scope="module")
+def calibrated(xserver: Xvfb, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Digit templates for a skin, learned the way a user would: `autoplayer calibrate` on a
+    screenshot of a puzzle whose clues are known (a different puzzle from those played)."""
+    from PIL import Image
+
+    from autoplayer.commands.play import bundled_game
+    from autoplayer.games.nonogram.formats import save_puzzle
+
+    made: dict[tuple[str, str], str] = {}
+    where = tmp_path_factory.mktemp("calibration")
+
+    def templates(skin: str, theme: str) -> str:
+        if (skin, theme) not in made:
+            shot, known = where / f"{skin}-{theme}.png", where / f"{skin}-{theme}.non"
+            with bundled_game(xserver.display, size=20, seed=100, skin=skin, theme=theme) as page:
+                source = open_source(page)
+                Image.fromarray(source.grab().pixels).save(shot)
+                source.close()
+                save_puzzle(page.puzzle(), known)
+            done = subprocess.run(
+                [sys.executable, "-m", "autoplayer", "calibrate", str(shot), "--puzzle",
+                 str(known), "--name", f"{skin}-{theme}", "--dir", str(where)],
+                capture_output=True, text=True, check=False)
+            assert done.returncode == 0, done.stderr
+            made[skin, theme] = str(where / "templates" / f"{skin}-{theme}")
+        return made[skin, theme]
+
+    return templates
+
+
+@pytest.mark.parametrize("skin,theme,size,seed,trained", [
+    ("pixel", "light", 10, 3, False),   # the state machines alone, no templates
+    ("pixel", "light", 20, 8, False),
+    ("serif", "light", 15, 5, True),    # calibrated templates
+    ("mono", "dark", 20, 7, True),
 ])
-def test_plays_to_the_games_own_solved_verdict(xserver: Xvfb, skin: str, size: int, seed: int,
-                                                theme: str) -> None:
+def test_plays_to_the_games_own_solved_verdict(xserver: Xvfb, calibrated: Any, skin: str,
+                                                theme: str, size: int, seed: int,
+                                                trained: bool) -> None:
     from autoplayer.commands.play import bundled_game
     from autoplayer.games.nonogram.game import make_game
     from autoplayer.play import play
 
+    templates = calibrated(skin, theme) if trained else None
     with bundled_game(xserver.display, size=size, seed=seed, skin=skin, theme=theme) as page:
         source = open_source(page)
         try:
-            report = play(make_game(profile="web"), source, time_budget=120)
+            report = play(make_game(profile="web", templates=templates), source,
+                          time_budget=120)
         finally:
             source.close()
         state = page_solved(page)
