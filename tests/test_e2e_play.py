@@ -99,7 +99,7 @@ def calibrated(xserver: Xvfb, tmp_path_factory: pytest.TempPathFactory) -> Any:
     ("pixel", "light", 10, 3, False),   # the state machines alone, no templates
     ("pixel", "light", 20, 8, False),
     ("serif", "light", 15, 5, True),    # calibrated templates
-    ("mono", "dark", 20, 7, True),
+    ("mono", "light", 12, 7, True),
 ])
 def test_plays_to_the_games_own_solved_verdict(xserver: Xvfb, calibrated: Any, skin: str,
                                                 theme: str, size: int, seed: int,
