@@ -56,6 +56,26 @@ class Report:
     """Gestures a dry run would have made."""
     wrong_after: list[int] = field(default_factory=list)
     """Units still wrong after each batch (the repairs needed)."""
+    first_input_epoch: float | None = None
+    """Wall-clock time (time.time()) of the first input, for measuring from outside."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The report as plain data (for `play --json`)."""
+        check = self.check
+        return {
+            "game": self.game, "dry_run": self.dry_run,
+            "stages_ms": {k: round(v * 1000, 1) for k, v in self.stages.items()},
+            "first_input_ms": None if self.first_input is None else round(
+                self.first_input * 1000, 1),
+            "first_input_epoch": self.first_input_epoch,
+            "total_s": round(self.total, 3), "gestures": self.gestures, "events": self.events,
+            "units_changed": self.units_changed, "units": self.units,
+            "right_at_start": self.right_at_start, "batches": self.batches,
+            "wrong_after": self.wrong_after, "planned": self.planned, "note": self.note,
+            "wrong": None if check is None else check.wrong,
+            "complete": None if check is None else check.complete,
+            "overlay": None if self.overlay is None else str(self.overlay),
+        }
 
     def lines(self) -> list[str]:
         """The human report, one fact a line."""
@@ -187,6 +207,7 @@ def play(
                 driver.bounds = bounds
                 if report.first_input is None:
                     report.first_input = time.perf_counter() - started
+                    report.first_input_epoch = time.time()
                     if on_first_input is not None:
                         on_first_input()
                 driver.perform(on_screen)
@@ -213,7 +234,7 @@ def play(
 
 
 SETTLE_INTERVAL = 0.05
-SETTLE_QUIET = 0.4
+SETTLE_QUIET = 1.0
 SETTLE_TIMEOUT = 4.0
 
 

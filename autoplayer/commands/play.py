@@ -59,6 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="digit templates from templates/NAME (see `autoplayer calibrate`)")
     play.add_argument("--time-budget", metavar="S", type=float, default=300.0,
                       help="abort after S seconds (default 300)")
+    play.add_argument("--json", action="store_true",
+                      help="print the report as one JSON object instead of lines")
     play.add_argument("--pace", metavar="MS", type=float,
                       help="at least MS milliseconds between gestures (default: the game's pace)")
     play.set_defaults(func=run_play)
@@ -122,8 +124,13 @@ def run_play(args: argparse.Namespace) -> int:
                       time_budget=args.time_budget, pace=pace, started=started)
     finally:
         source.close()
-    for line in report.lines():
-        print(line)
+    if args.json:
+        import json
+
+        print(json.dumps(report.as_dict()))
+    else:
+        for line in report.lines():
+            print(line)
     return EXIT_OK
 
 
