@@ -214,7 +214,8 @@ def play(
             report.batches += 1
             report.gestures += len(on_screen)
             report.units_changed += game.units(moves)
-            frame, reading = _verify(game, source, frame, reading, solution, report)
+            frame, reading = _verify(game, source, frame, reading, solution, report,
+                                     fixed=game.fixes(moves))
             report.wrong_after.append(report.check.wrong)
             if report.check.wrong == 0 and report.check.complete is not False:
                 break
@@ -234,24 +235,29 @@ def play(
 
 
 SETTLE_INTERVAL = 0.05
-SETTLE_QUIET = 1.0
-SETTLE_TIMEOUT = 4.0
+SETTLE_QUIET = 0.3
+"""Stillness that counts as drawn when the board shows every change the batch made."""
+SETTLE_LONG_QUIET = 2.5
+"""Stillness that counts as drawn when it does not (input dropped, or the game stalled)."""
+SETTLE_TIMEOUT = 10.0
 
 
 def _verify(game: Game[Any, Any, Any], source: FrameSource, frame: Any, reading: Any,
-            solution: Any, report: Report) -> tuple[Any, Any]:
+            solution: Any, report: Report, fixed: int) -> tuple[Any, Any]:
     """Capture and re-read until the board shows the solution or has stopped changing.
 
-    Games draw input some time after it arrives (a browser may lag far behind a
-    burst of clicks; Tatham's games flash on completion). Verifying a board
-    still being drawn would "repair" cells that were about to be right, and on
-    a game that toggles that breaks them; so a board that is not yet right
-    counts only once it has been still for SETTLE_QUIET seconds.
+    Games draw input some time after it arrives (a loaded browser lags seconds
+    behind a burst of clicks; Tatham's games flash on completion). Verifying a
+    board still being drawn would "repair" cells that were about to be right,
+    and on a game that toggles that breaks them. So a board not yet right
+    counts as drawn once it has been still for a moment and shows the `fixed`
+    units the batch should have fixed, or, when it does not, still for longer.
     """
     import numpy as np
 
     board = frame.rect_to_screen(game.board(reading))
     before = _board_pixels(frame, board)
+    wrong_before = game.check(reading, solution).wrong
     deadline = time.monotonic() + SETTLE_TIMEOUT
     last: Any = None
     still_since = time.monotonic()
@@ -267,10 +273,11 @@ def _verify(game: Game[Any, Any, Any], source: FrameSource, frame: Any, reading:
         pixels = _board_pixels(frame, board)
         if last is None or last.shape != pixels.shape or not np.array_equal(last, pixels):
             last, still_since = pixels, now
-        elif now - still_since >= SETTLE_QUIET and not np.array_equal(pixels, before):
-            # Still, and changed since before the input (a batch that changes nothing
-            # on screen has not been drawn yet).
-            return frame, reading
+        else:
+            shows_batch = wrong_before - check.wrong >= fixed
+            quiet = SETTLE_QUIET if shows_batch else SETTLE_LONG_QUIET
+            if now - still_since >= quiet and not np.array_equal(pixels, before):
+                return frame, reading
         if now > deadline:
             return frame, reading
         time.sleep(SETTLE_INTERVAL)

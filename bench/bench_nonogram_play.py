@@ -32,6 +32,9 @@ def one_run(display: str, seed: int) -> dict:
     with bundled_game(display, size=SIZE, seed=seed, skin=SKIN) as page:
         from autoplayer.commands.play import wait_until_still
 
+        # The pointer off the window, as when a user starts the bot from a terminal.
+        subprocess.run(["xdotool", "mousemove", "1279", "1023"], check=True,
+                       env={**os.environ, "DISPLAY": display})
         source = WindowSource(Screen(), window_id=page.window)
         wait_until_still(source)
         source.close()

@@ -43,10 +43,13 @@ def title(size: int, seed: int) -> str:
 
 
 def open_source(page: Any) -> Any:
+    """The page's window, painted; the pointer parked off it, where a user starting the bot
+    from a terminal would have it (the previous test may have left it over the board)."""
     from autoplayer.commands.play import wait_until_still
     from autoplayer.screen.capture import Screen
     from autoplayer.screen.source import WindowSource
 
+    subprocess.run(["xdotool", "mousemove", "1279", "1023"], check=True)
     source = WindowSource(Screen(), window_id=page.window)
     wait_until_still(source)
     return source

@@ -108,6 +108,9 @@ class RowGame:
     def units(self, moves: Sequence[int]) -> int:
         return len(moves)
 
+    def fixes(self, moves: Sequence[int]) -> int:
+        return len(moves)
+
     def overlay(self, frame: Frame, reading: list[int], solution: list[int] | None) -> np.ndarray:
         return frame.pixels.copy()
 
@@ -137,7 +140,10 @@ def test_plays_only_the_wrong_cells_in_screen_coordinates_and_verifies() -> None
     assert RowGame.max_batches == 3
 
 
-def test_dropped_input_is_repaired_on_the_next_batch_only() -> None:
+def test_dropped_input_is_repaired_on_the_next_batch_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("autoplayer.play.SETTLE_LONG_QUIET", 0.2)
     screen = Screen([0, 0, 0, 0], drop={2: 1})
     report = play(RowGame([1, 1, 1, 0]), screen, driver_factory=factory(screen, []))
     assert screen.cells == [1, 1, 1, 0]
@@ -150,6 +156,7 @@ def test_a_game_that_never_takes_a_click_ends_in_a_clear_error(
 ) -> None:
     # The board never changes, so each verification waits out the settling timeout.
     monkeypatch.setattr("autoplayer.play.SETTLE_TIMEOUT", 0.3)
+    monkeypatch.setattr("autoplayer.play.SETTLE_LONG_QUIET", 0.2)
     screen = Screen([0, 0, 0], drop={1: 99})
     with pytest.raises(NotSolved, match=r"after 3 batches 1 of 3 cells still differ .*cell 1"):
         play(RowGame([1, 1, 1]), screen, driver_factory=factory(screen, []))

@@ -155,6 +155,10 @@ class NonogramGame:
     def units(self, moves: Sequence[Stroke]) -> int:
         return sum(len(m) for m in moves)
 
+    def fixes(self, moves: Sequence[Stroke]) -> int:
+        """Every cell the strokes press is a wrong cell they put right."""
+        return len({cell for m in moves for cell in m.cells()})
+
     def check(self, reading: Reading, solution: np.ndarray) -> Check:
         wrong = [
             (r, c) for (r, c), have in np.ndenumerate(reading.shown)
