@@ -88,7 +88,7 @@ class Report:
             out.append(
                 f"input: {self.gestures} gestures ({self.events} events) for "
                 f"{self.units_changed} cells changed of {self.units}; "
-                f"{self.right_at_start} were already right; {self.batches} batch(es)"
+                f"{self.right_at_start} needed no input; {self.batches} batch(es)"
             )
             if len(self.wrong_after) > 1:
                 out.append("repaired: " + ", ".join(

@@ -251,7 +251,9 @@ def demo(*, size: int, seed: int, skin: str | None, out: Path | None, force_xvfb
                       started=time.perf_counter())
         for line in report.lines():
             print(line, file=stream)
-        time.sleep(0.2)  # the page posts its state after drawing
+        # The page posts its state after drawing it; give the last report time to arrive.
+        game_page.server.wait_for(game_page.session,
+                                  lambda st, _: bool(st and st.get("solved")), 5.0)
         state = game_page.state()
         solved = bool(state.get("solved"))
         print(f"game's verdict: {'SOLVED' if solved else 'not solved'} "
