@@ -9,8 +9,6 @@ bounded number of batches.
 
 from __future__ import annotations
 
-import os
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -291,16 +289,8 @@ def _board_pixels(frame: Any, board: Rect) -> Any:
 
 
 def _write_overlay(path: Path, rgb: Any) -> Path:
-    """Written atomically: a temp file beside the target, renamed once complete."""
-    from PIL import Image
+    """Written atomically (temp file + rename), as `autoplayer read --overlay` writes its own."""
+    from autoplayer.commands.vision import save_png
 
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent or ".")
-    os.close(fd)
-    try:
-        Image.fromarray(rgb).save(tmp, format="PNG")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    save_png(str(path), rgb)
+    return Path(path)

@@ -208,14 +208,6 @@ def _display_usable() -> bool:
     return True
 
 
-def _save_png(path: Path, pixels: Any) -> None:
-    from PIL import Image
-
-    tmp = path.with_name(f".{path.name}.tmp")
-    Image.fromarray(pixels).save(tmp, format="PNG")
-    os.replace(tmp, path)
-
-
 def demo(*, size: int, seed: int, skin: str | None, out: Path | None, force_xvfb: bool,
          stream: Any) -> int:
     """`autoplayer demo`: see the command's help."""
@@ -233,6 +225,7 @@ def demo(*, size: int, seed: int, skin: str | None, out: Path | None, force_xvfb
             out.mkdir(parents=True, exist_ok=True)
         display = os.environ["DISPLAY"]
 
+        from autoplayer.commands.vision import save_png
         from autoplayer.games.nonogram.game import make_game
         from autoplayer.play import play
         from autoplayer.screen.capture import Screen
@@ -246,7 +239,7 @@ def demo(*, size: int, seed: int, skin: str | None, out: Path | None, force_xvfb
               f"0x{game_page.window:x} ({source.window.rect.w}x{source.window.rect.h})",
               file=stream)
         if headless and out is not None:
-            _save_png(out / "before.png", before.pixels)
+            save_png(str(out / "before.png"), before.pixels)
         report = play(make_game(profile="web"), source, time_budget=300.0,
                       started=time.perf_counter())
         for line in report.lines():
@@ -259,7 +252,7 @@ def demo(*, size: int, seed: int, skin: str | None, out: Path | None, force_xvfb
         print(f"game's verdict: {'SOLVED' if solved else 'not solved'} "
               f"({state.get('events', '?')} mouse presses taken by the page)", file=stream)
         if headless and out is not None:
-            _save_png(out / "after.png", source.grab().pixels)
+            save_png(str(out / "after.png"), source.grab().pixels)
             print(f"screenshots: {out / 'before.png'} and {out / 'after.png'}", file=stream)
         print(f"demo took {time.perf_counter() - started:.1f} s", file=stream)
     return EXIT_OK if solved else EXIT_NOT_SOLVED

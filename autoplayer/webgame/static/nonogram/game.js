@@ -360,7 +360,7 @@
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
-      keepalive: true,
+      //keepalive: true,
     }).catch(() => {});
   }
   function reportState() {
