@@ -20,7 +20,6 @@ import os
 import sys
 import threading
 import time
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from types import TracebackType
@@ -84,7 +83,9 @@ class InputDriver:
         self.gestures = 0
         self._abort = threading.Event()
         self._reason = ""
-        self._ours: deque[tuple[int, int]] = deque(maxlen=64)
+        # Every point the bot moved to: the listener runs behind a burst of input and must
+        # still recognise our motion however far back it is.
+        self._ours: set[tuple[int, int]] = set()
         self._ours_lock = threading.Lock()
         self._left_at: tuple[int, int] | None = None
         self._listeners: list[Any] = []
@@ -141,7 +142,7 @@ class InputDriver:
         (an unmapped keycode, which no application acts on) is pressed.
         """
         with self._ours_lock:
-            self._ours.append(self._position())
+            self._ours.add(self._position())
         self._mouse.position = self._position()
         display = getattr(self._keyboard, "_display", None)
         if display is None:
@@ -218,7 +219,7 @@ class InputDriver:
     def _move(self, x: int, y: int) -> None:
         self._check()
         with self._ours_lock:
-            self._ours.append((x, y))
+            self._ours.add((x, y))
         self._mouse.position = (x, y)
         self._left_at = (x, y)
         self.events += 1
