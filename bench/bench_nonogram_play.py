@@ -95,8 +95,9 @@ def main() -> None:
         f"{', '.join(map(str, SEEDS))}; medians of {len(runs)} runs. The page itself judged "
         f"{solved}/{len(runs)} solved.{lost} Read = finding the board and reading every clue "
         "and cell; "
-        "verify = re-reading the cells after input until the board shows the solution; input "
-        "includes starting pynput's listeners. Load average at start "
+        "verify = re-reading the cells after input until the board shows the solution (the page "
+        "draws a burst of input late); the input driver starts on a thread while the board is "
+        "read. Load average at start "
         f"{load:.1f} on 2 cores shared with other work.\n\n" + "\n".join(rows)
     )
     write_section("nonogram-play", text)
