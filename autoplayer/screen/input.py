@@ -44,6 +44,8 @@ class Pace:
     """Pause between arriving on a point and pressing there."""
     hold: float = 0.0
     """How long a click holds the button down."""
+    release: float | None = None
+    """Pause between a drag's last motion and its release (None: the motion pause)."""
 
     def slower(self, ms: float) -> Pace:
         """At least `ms` milliseconds after every gesture (the --pace option)."""
@@ -280,7 +282,7 @@ class InputDriver:
                 self._wait(self.pace.motion)
                 self._check_pointer()
                 self._move(x, y)
-            self._wait(self.pace.motion)
+            self._wait(self.pace.motion if self.pace.release is None else self.pace.release)
         finally:
             # Never leave a button down, even when aborting mid-drag.
             self._mouse.release(button)
