@@ -149,3 +149,73 @@ def test_screenshots_are_deterministic(server):
     a = headless_screenshot(url, *VIEW)
     b = headless_screenshot(url, *VIEW)
     assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("skin", nonogram.SKINS)
+def test_started_game_done_clues_and_hover_are_drawn(server, skin):
+    """A started game: its cells, its completed lines' clue style, a hover highlight."""
+    puzzle = special_puzzle()
+    grid = np.full((puzzle.height, puzzle.width), -1, dtype=np.int8)
+    grid[1, :] = 1                       # row 1 (clue 12) complete
+    grid[4, 0:3] = 0                     # three marked empty
+    s = nonogram.skins()[skin]
+    colours = s["light"]
+    image, layout = shoot(server, f"started-{skin}", puzzle=puzzle, skin=skin, cell=24,
+                          grid=grid, hover=(7, 6))
+    state = server.state(f"started-{skin}")
+    assert state is not None and state["grid"] == grid.tolist() and state["events"] == 0
+    half = layout["pitch"] // 2
+    centre = lambda r, c: image[layout["ys"][r] + half, layout["xs"][c] + half]  # noqa: E731
+    for c in range(puzzle.width):
+        assert near(centre(1, c)[None, None], colours["filled"], 12).all(), c
+    for c in range(3):  # a mark is drawn in the cell (not the plain cell colour everywhere)
+        y, x = layout["ys"][4], layout["xs"][c]
+        patch = image[y + 2:y + layout["pitch"] - 1, x + 2:x + layout["pitch"] - 1]
+        assert near(patch, colours["mark"], 40).any(), c
+    twelve = layout["clues"]["rows"][1][0]
+    patch = image[twelve["y"]:twelve["y"] + twelve["h"], twelve["x"]:twelve["x"] + twelve["w"]]
+    if s["done"] == "fade":
+        assert near(patch, colours["inkDone"], 40).mean() > 0.03
+        assert not near(patch, colours["ink"], 40).any(), "a completed clue keeps its ink"
+    else:  # struck out: ink crosses the number's rectangle corner to corner
+        assert near(patch[-2:, :3], colours["ink"], 90).any()
+        assert near(patch[:2, -3:], colours["ink"], 90).any()
+    # The hovered row's clue strip and column's cells are tinted.
+    area = layout["rowClueArea"]
+    y = layout["ys"][7] + half
+    strip = image[y, area["x"] + 2:area["x"] + area["w"] - 4]
+    assert near(strip[None], colours["hoverBand"], 30).mean() > 0.2
+    plain = image[layout["ys"][2] + half, area["x"] + 2:area["x"] + area["w"] - 4]
+    assert not near(plain[None], colours["hoverBand"], 30).any()
+
+
+@pytest.mark.parametrize("theme", nonogram.THEMES)
+def test_pixel_skin_ink_is_pure_black_and_only_in_clues(server, theme):
+    """As on Pixelo, black (r=g=b<20) marks clue digits and nothing else on the page."""
+    image, layout = shoot(server, f"black-{theme}", size=(15, 15), seed=12, skin="pixel",
+                          theme=theme)
+    px = image.astype(int)
+    black = (px.max(axis=2) < 20) & (px.max(axis=2) == px.min(axis=2))
+    inside = np.zeros_like(black)
+    for line in layout["clues"]["rows"] + layout["clues"]["columns"]:
+        for n in line:
+            inside[n["y"]:n["y"] + n["h"], n["x"]:n["x"] + n["w"]] = True
+            if n["value"]:
+                assert black[n["y"]:n["y"] + n["h"], n["x"]:n["x"] + n["w"]].any(), n
+    assert not (black & ~inside).any()
+
+
+def test_pixel_digit_table_has_ten_distinct_blocky_glyphs():
+    import json
+    import re
+    from pathlib import Path
+
+    js = (Path(nonogram.__file__).parent / "static" / "nonogram" / "game.js").read_text()
+    table = re.search(r"PIXEL_DIGITS = (\{.*?\});", js, re.S)
+    assert table is not None
+    digits = json.loads(re.sub(r",\s*}", "}", table.group(1)))
+    assert sorted(digits) == list("0123456789")
+    assert len({tuple(g) for g in digits.values()}) == 10
+    for d, rows in digits.items():
+        assert len(rows) == 9 and len({len(r) for r in rows}) == 1, d
+        assert len(rows[0]) == (2 if d == "1" else 5), d

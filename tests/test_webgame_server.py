@@ -137,6 +137,7 @@ def test_bad_requests_get_clear_errors(server):
         f"{base}/nonogram?size=5x5&seed=x": "not a whole number",
         f"{base}/nonogram?puzzle=zz": "no puzzle",
         f"{base}/nonogram?size=5x5&session=a%20b": "session",
+        f"{base}/nonogram?size=5x5&session=%C3%A9": "session",
     }
     for url, message in cases.items():
         status, body = get(url)
@@ -147,6 +148,8 @@ def test_bad_requests_get_clear_errors(server):
     assert get(f"{base}/static/nonogram/game.js")[0] == 200
     assert post(f"{base}/api/state", {"session": "unknown"}) == 404
     assert post(f"{base}/api/state", ["not", "an", "object"]) == 400
+    server.url(size=(5, 5), session="known")
+    assert post(f"{base}/api/state", {"session": "known", "seq": "2"}) == 400
     assert post(f"{base}/api/other", {}) == 404
 
 
@@ -218,16 +221,39 @@ def test_serve_prints_a_url_that_serves_the_game(tmp_path: Path):
     (["--cell", "50"], "cell size 50"),
     (["--puzzle", "/no/such/file.non"], "no such file"),
     (["--port", "70000"], "outside 0..65535"),
+    (["--open"], "DISPLAY is not set"),
 ])
-def test_serve_bad_arguments_are_one_line_errors(args, message):
+def test_serve_bad_arguments_are_one_line_errors(args, message, monkeypatch):
     import contextlib
     import io
 
     from autoplayer.cli import main
 
+    monkeypatch.delenv("DISPLAY", raising=False)
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         code = main(["serve", *args])
     assert code == 2
     lines = err.getvalue().strip().splitlines()
     assert len(lines) == 1 and message in lines[0], lines
+
+
+def test_started_game_and_hover_parameters(server):
+    from autoplayer.webgame.puzzles import grid_param, parse_grid_param
+
+    g = np.array([[-1, 0, 1], [1, 1, -1]], dtype=np.int8)
+    assert grid_param(g) == ".01" + "11."
+    assert parse_grid_param(".0111.", 3, 2) == g.tolist()
+    url = server.url(size=(3, 2), seed=1, grid=g, hover=(1, 2), session="started")
+    assert "grid=.0111." in url and "hover=1%2C2" in url
+    config = page_config(get(url)[1])
+    assert config["initial"] == g.tolist() and config["hover"] == [1, 2]
+    base = server.base_url
+    for query, message in {
+        "size=3x2&grid=.01": "grid has 3 cells",
+        "size=3x2&grid=.0111x": "may hold only",
+        "size=3x2&hover=2,0": "outside the 3x2 board",
+        "size=3x2&hover=1": "is not ROW,COLUMN",
+    }.items():
+        status, body = get(f"{base}/nonogram?{query}")
+        assert status == 400 and message in json.loads(body)["error"], query

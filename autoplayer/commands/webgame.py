@@ -45,6 +45,8 @@ def run_serve(args: argparse.Namespace) -> int:
     from autoplayer.webgame.puzzles import parse_size
     from autoplayer.webgame.server import GameServer
 
+    if args.open and not os.environ.get("DISPLAY"):
+        raise UserError("--open needs an X display (DISPLAY is not set)")
     if not 0 <= args.port <= 65535:
         raise UserError(f"port {args.port} is outside 0..65535")
     size = None if args.puzzle else parse_size(args.size)
@@ -68,10 +70,7 @@ def run_serve(args: argparse.Namespace) -> int:
 def _open(url: str) -> None:
     from autoplayer.webgame.browser import launch_app
 
-    display = os.environ.get("DISPLAY")
-    if not display:
-        raise UserError("--open needs an X display (DISPLAY is not set)")
-    with launch_app(url, display=display, width=1100, height=850) as app:
+    with launch_app(url, display=os.environ["DISPLAY"], width=1100, height=850) as app:
         print("Playing in Chromium; close its window or press Ctrl+C to stop.", file=sys.stderr)
         with contextlib.suppress(KeyboardInterrupt):
             app.process.wait()

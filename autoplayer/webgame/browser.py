@@ -56,8 +56,12 @@ def chromium_path() -> str:
     raise UserError("Chromium not found; install it (Debian: apt-get install chromium)")
 
 
-def _kill_group(proc: subprocess.Popen[bytes], grace: float = 3.0) -> None:
-    """Stop a process we started in its own session, and every child it made."""
+def _kill_group(proc: subprocess.Popen[bytes], grace: float = 0.5, reap: float = 3.0) -> None:
+    """Stop a process we started in its own session, and every child it made.
+
+    SIGTERM first, with a short grace: our profiles are throw-away, so there is
+    nothing worth a slow shutdown (Chromium takes over a second); then SIGKILL.
+    """
     if proc.poll() is None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGTERM)
@@ -66,7 +70,15 @@ def _kill_group(proc: subprocess.Popen[bytes], grace: float = 3.0) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)  # helpers left behind when the parent went first
     with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(grace)
+        proc.wait(reap)
+    # Return only once the helpers are gone too (they die a moment after the signal).
+    deadline = time.monotonic() + reap
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.02)
 
 
 # --- an app window on a display --------------------------------------------------------
@@ -115,36 +127,53 @@ def launch_app(
 
 
 def _wait_for_window(display: str, proc: subprocess.Popen[bytes], timeout: float) -> int:
-    """The first viewable top-level window of the process (by _NET_WM_PID, else by class)."""
-    from Xlib import X, display as xdisplay  # noqa: I001 (python-xlib's module layout)
-    from Xlib.error import XError
+    """The process's viewable top-level window: by _NET_WM_PID, else (late) by WM_CLASS.
 
-    deadline = time.monotonic() + timeout
-    conn = xdisplay.Display(display)
+    Looks below the root's children too: a window manager reparents the client
+    window into a frame. The class match only counts after a few seconds, so
+    another Chromium window on the display is not taken for ours.
+    """
+    from Xlib import X
+    from Xlib import display as xdisplay
+    from Xlib.error import DisplayError, XError
+
+    try:
+        conn = xdisplay.Display(display)
+    except DisplayError as err:
+        raise UserError(f"cannot open X display {display}: {err}") from None
+    started = time.monotonic()
     try:
         pid_atom = conn.intern_atom("_NET_WM_PID")
-        while time.monotonic() < deadline:
+
+        def candidates(win: Any, depth: int) -> Iterator[tuple[Any, bool]]:
+            """(window, pid matches) for viewable, window-sized Chromium windows."""
+            for child in win.query_tree().children:
+                try:
+                    if child.get_attributes().map_state != X.IsViewable:
+                        continue
+                    geometry = child.get_geometry()
+                    if geometry.width < 50 or geometry.height < 50:
+                        continue  # Chromium's tiny helper windows
+                    prop = child.get_full_property(pid_atom, X.AnyPropertyType)
+                    if prop is not None and int(prop.value[0]) == proc.pid:
+                        yield child, True
+                    elif any("chrom" in c.lower() for c in child.get_wm_class() or ()):
+                        yield child, False
+                    elif depth > 0:
+                        yield from candidates(child, depth - 1)
+                except XError:
+                    continue  # the window went away while we looked
+
+        while time.monotonic() - started < timeout:
             if proc.poll() is not None:
                 raise UserError(f"Chromium exited with code {proc.returncode} before showing "
                                 f"a window on display {display}")
-            by_class: int | None = None
-            for win in conn.screen().root.query_tree().children:
-                try:
-                    if win.get_attributes().map_state != X.IsViewable:
-                        continue
-                    geometry = win.get_geometry()
-                    if geometry.width < 50 or geometry.height < 50:
-                        continue  # Chromium's tiny helper windows
-                    prop = win.get_full_property(pid_atom, X.AnyPropertyType)
-                    if prop is not None and int(prop.value[0]) == proc.pid:
-                        return int(win.id)
-                    wm_class = win.get_wm_class() or ()
-                    if any("chrom" in c.lower() for c in wm_class):
-                        by_class = int(win.id)
-                except XError:
-                    continue  # the window went away while we looked
-            if by_class is not None:
-                return by_class
+            found = list(candidates(conn.screen().root, 2))
+            for win, ours in found:
+                if ours:
+                    return int(win.id)
+            if found and time.monotonic() - started > 5:
+                return int(found[0][0].id)
             time.sleep(0.05)
     finally:
         conn.close()
@@ -258,7 +287,8 @@ class HeadlessBrowser:
                           "requestAnimationFrame(() => requestAnimationFrame(r))))",
             "awaitPromise": True,
         }, session=s)
-        data = self._call("Page.captureScreenshot", {"format": "png"}, session=s)["data"]
+        data = self._call("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True},
+                          session=s)["data"]
         image = Image.open(io.BytesIO(base64.b64decode(data))).convert("RGB")
         return np.asarray(image)
 

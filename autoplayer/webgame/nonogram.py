@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from autoplayer.errors import UserError
-from autoplayer.webgame.puzzles import parse_size, puzzle_json, seeded_puzzle
+from autoplayer.webgame.puzzles import parse_grid_param, parse_size, puzzle_json, seeded_puzzle
 from autoplayer.webgame.server import STATIC, GamePage, GameServer, PageConfig
 
 THEMES = ("light", "dark")
@@ -31,7 +31,11 @@ SKINS: tuple[str, ...] = tuple(skins())
 
 
 def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
-    """The puzzle (by `puzzle=ID`, else `size=WxH&seed=N`) and the look a URL asks for."""
+    """The puzzle (by `puzzle=ID`, else `size=WxH&seed=N`) and the look a URL asks for.
+
+    Optional: `grid=` a started game (`puzzles.grid_param`), `hover=R,C` a cell
+    drawn as if the pointer were over it (until the pointer moves).
+    """
     from autoplayer.games.nonogram.model import Puzzle
 
     if "puzzle" in query:
@@ -57,8 +61,24 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
         "theme": theme,
         "cell": cell,
     }
+    # A started game (cells already set) and a highlighted cell, for pictures without a pointer.
+    if "grid" in query:
+        config["initial"] = parse_grid_param(query["grid"], puzzle.width, puzzle.height)
+    if "hover" in query:
+        config["hover"] = _cell(query["hover"], puzzle.width, puzzle.height)
     name = puzzle.title or f"{puzzle.width}×{puzzle.height}"
     return PageConfig(config, puzzle, f"Nonogram – {name}")
+
+
+def _cell(text: str, width: int, height: int) -> list[int]:
+    """'R,C' (0-based row and column) inside the board."""
+    row, sep, col = text.partition(",")
+    if not sep or not row.strip().isdigit() or not col.strip().isdigit():
+        raise UserError(f"hover={text!r} is not ROW,COLUMN (0-based)")
+    r, c = int(row), int(col)
+    if not (r < height and c < width):
+        raise UserError(f"hover cell {r},{c} is outside the {width}x{height} board")
+    return [r, c]
 
 
 def _int(query: Mapping[str, str], key: str, default: int) -> int:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from autoplayer.errors import UserError
-from autoplayer.games.nonogram.model import FILLED, Puzzle, puzzle_from_grid
+from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Puzzle, puzzle_from_grid
 
 MIN_SIDE = 1
 MAX_SIDE = 60
@@ -65,3 +65,23 @@ def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
         "columns": [list(c) for c in puzzle.columns],
         "title": puzzle.title,
     }
+
+
+_CELL_CHARS = {UNKNOWN: ".", EMPTY: "0", FILLED: "1"}
+_CHAR_CELLS = {c: v for v, c in _CELL_CHARS.items()}
+
+
+def grid_param(grid: np.ndarray) -> str:
+    """A board state as a URL value: one character a cell, row by row ('.', '0', '1')."""
+    return "".join(_CELL_CHARS[int(v)] for v in np.asarray(grid).ravel())
+
+
+def parse_grid_param(text: str, width: int, height: int) -> list[list[int]]:
+    """The inverse of `grid_param`, checked against the board size."""
+    if len(text) != width * height:
+        raise UserError(f"grid has {len(text)} cells but the board has {width}x{height}")
+    bad = set(text) - set(_CHAR_CELLS)
+    if bad:
+        raise UserError(f"grid may hold only '.', '0' and '1', not {''.join(sorted(bad))!r}")
+    cells = [_CHAR_CELLS[c] for c in text]
+    return [cells[r * width:(r + 1) * width] for r in range(height)]

@@ -14,19 +14,22 @@ and keeps the latest board state and layout each page POSTs, per session id:
     POST /api/layout
     GET  /api/puzzle?session=S    the clues the page was given
 
-Each game is a `GamePage` (a name, an HTML file and a function from query to
-page config); a second game is one more entry in `GameServer.pages`.
+Each game is a `GamePage` (a name, an HTML file, a function from query to page
+config, a puzzle-file loader) defined by a module named in `GAME_PAGES`; a
+second game (the 15-puzzle) is one more module and one more line there.
 """
 
 from __future__ import annotations
 
+import html
 import importlib
 import json
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -56,7 +59,6 @@ class Session:
     """A game-specific object the config was made from (a nonogram `Puzzle`)."""
     state: dict[str, Any] | None = None
     layout: dict[str, Any] | None = None
-    updated: float = field(default_factory=time.monotonic)
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,8 @@ class GameServer:
 
         `puzzle` is a puzzle object or a file name (nonogram: anything
         `load_puzzle` reads); otherwise `size=(w, h)` and `seed` choose a random one.
+        Other keywords become query parameters: nonogram takes `grid=` (an array of
+        -1/0/1, a started game) and `hover=(row, col)`.
         """
         params: dict[str, str] = {}
         if puzzle is not None:
@@ -154,7 +158,7 @@ class GameServer:
             params["seed"] = str(seed)
         for key, value in (("skin", skin), ("theme", theme), ("cell", cell), *extra.items()):
             if value is not None:
-                params[key] = str(value)
+                params[key] = _param(value)
         params["session"] = session or new_session_id()
         self.open_session(game, params)
         return f"{self.base_url}/{game}?{urlencode(params)}"
@@ -206,6 +210,12 @@ class GameServer:
             s = self._sessions.get(session)
             return None if s is None or s.layout is None else dict(s.layout)
 
+    def config(self, session: str) -> dict[str, Any] | None:
+        """What the session's page was given (its puzzle's clues, skin, theme, cell size)."""
+        with self._lock:
+            s = self._sessions.get(session)
+            return None if s is None else s.config
+
     def puzzle(self, session: str) -> Any:
         """The puzzle object the session's page shows (a nonogram `Puzzle`), None if unknown."""
         with self._lock:
@@ -231,7 +241,7 @@ class GameServer:
     # --- what the handler calls --------------------------------------------
     def _report(self, kind: str, data: dict[str, Any]) -> HTTPStatus:
         session = data.get("session")
-        if not isinstance(session, str):
+        if not isinstance(session, str) or not isinstance(data.get("seq", 0), int):
             return HTTPStatus.BAD_REQUEST
         with self._changed:
             s = self._sessions.get(session)
@@ -247,7 +257,6 @@ class GameServer:
                 s.state = data
             else:
                 s.layout = data
-            s.updated = time.monotonic()
             self._changed.notify_all()
         return HTTPStatus.OK
 
@@ -256,7 +265,7 @@ class GameServer:
         template = (STATIC / self.pages[game].html).read_text(encoding="utf-8")
         config = json.dumps(made.config, separators=(",", ":")).replace("</", "<\\/")
         return (
-            template.replace("{{TITLE}}", _html_escape(made.title))
+            template.replace("{{TITLE}}", html.escape(made.title, quote=False))
             .replace("{{CONFIG}}", config)
             .encode("utf-8")
         )
@@ -277,11 +286,20 @@ class _QuietServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def handle_error(self, request: Any, client_address: Any) -> None:
-        import sys
-
         if isinstance(sys.exc_info()[1], ConnectionError):
             return
         super().handle_error(request, client_address)
+
+
+def _param(value: Any) -> str:
+    """A Python value as a query value: arrays as cell strings, pairs as 'a,b'."""
+    if hasattr(value, "shape"):
+        from autoplayer.webgame.puzzles import grid_param
+
+        return grid_param(value)
+    if isinstance(value, tuple | list):
+        return ",".join(map(str, value))
+    return str(value)
 
 
 def new_session_id() -> str:
@@ -289,11 +307,7 @@ def new_session_id() -> str:
 
 
 def _good_session_id(text: str) -> bool:
-    return 0 < len(text) <= 64 and all(c.isalnum() or c in "-_" for c in text)
-
-
-def _html_escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return 0 < len(text) <= 64 and all(c.isascii() and (c.isalnum() or c in "-_") for c in text)
 
 
 def _handler_for(server: GameServer) -> type[BaseHTTPRequestHandler]:
@@ -345,9 +359,8 @@ def _handler_for(server: GameServer) -> type[BaseHTTPRequestHandler]:
 
         def _api_get(self, kind: str, session: str) -> None:
             if kind == "puzzle":
-                with server._lock:
-                    s = server._sessions.get(session)
-                    found = None if s is None else s.config.get("puzzle")
+                config = server.config(session)
+                found = None if config is None else config.get("puzzle")
             else:
                 found = (server.state if kind == "state" else server.layout)(session)
             if found is None:

@@ -29,8 +29,9 @@
   };
   const PIXEL_ROWS = 9;
 
+  // The board, possibly a started game the URL gave (`grid=`).
   const grid = [];
-  for (let r = 0; r < H; r++) grid.push(new Array(W).fill(UNKNOWN));
+  for (let r = 0; r < H; r++) grid.push(cfg.initial ? cfg.initial[r].slice() : new Array(W).fill(UNKNOWN));
 
   const canvas = document.getElementById("board");
   const ctx = canvas.getContext("2d");
@@ -115,7 +116,7 @@
     nums.forEach((n, k) => {
       const slotTop = by - toBoard - (nums.length - k) * lineH;
       const w = numberWidth(n), h = numberHeight();
-      const x = xLine(c) + Math.round((pitch - w) / 2) + (w % 2 && pitch % 2 === 0 ? 1 : 0);
+      const x = xLine(c) + Math.floor((pitch + 1 - w) / 2); // centred in the cell's interior
       const y = slotTop + Math.round((lineH - h) / 2);
       places.push({ value: n, x, y, w, h, slot: { x: xLine(c), y: slotTop, w: pitch, h: lineH } });
     });
@@ -158,7 +159,7 @@
   }
 
   // --- drawing ------------------------------------------------------------------------
-  let hover = null; // {r, c} under the pointer
+  let hover = cfg.hover ? { r: cfg.hover[0], c: cfg.hover[1] } : null; // {r, c} under the pointer
 
   function fadeGradient(x0, y0, x1, y1, colour) {
     const g = ctx.createLinearGradient(x0, y0, x1, y1);
@@ -356,11 +357,14 @@
   function post(kind, body) {
     body.session = cfg.session;
     body.load = load;
+    const text = JSON.stringify(body);
+    // keepalive lets a report outlive the page (a screenshot tool navigating away), but
+    // the browser caps all keepalive bodies in flight at 64 KB, and a fast drag sends many.
     return fetch("/api/" + kind, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-      //keepalive: true,
+      body: text,
+      keepalive: kind === "layout" && text.length < 32768,
     }).catch(() => {});
   }
   function reportState() {
@@ -444,6 +448,7 @@
   canvas.addEventListener("mousedown", (ev) => {
     const cell = cellAt(ev, false);
     if (!cell || (ev.button !== 0 && ev.button !== 2)) return;
+    if (drag && (ev.buttons & (ev.buttons - 1))) return; // a second button during a drag
     ev.preventDefault();
     const want = ev.button === 0 ? FILLED : EMPTY;
     const target = grid[cell.r][cell.c] === want ? UNKNOWN : want; // clicking a set cell clears it
@@ -457,6 +462,7 @@
     const over = cellAt(ev, false);
     const moved = (over && (!hover || hover.r !== over.r || hover.c !== over.c)) || (!over && hover);
     hover = over;
+    if (drag && ev.buttons === 0) drag = null; // released outside the window
     if (drag) {
       const to = cellAt(ev, true);
       if (to.r !== drag.last.r || to.c !== drag.last.c) {
@@ -480,8 +486,8 @@
     document.body.classList.toggle("help-hidden");
   });
   window.addEventListener("resize", reportLayout);
+  window.addEventListener("scroll", reportLayout);
 
-  draw();
-  reportState();
+  changed();
   reportLayout().then(() => { window.nonogramReady = true; });
 })();
