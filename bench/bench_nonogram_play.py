@@ -86,9 +86,9 @@ def main() -> None:
     solved = sum(r["page_solved"] for r in runs)
     lost = ""
     if solved < len(runs):
-        lost = (f" In {len(runs) - solved} run(s) the page's last state report never reached "
-                "its server although the bot verified every cell on screen (the page posts "
-                "with `keepalive`, whose quota a burst of input exhausts).")
+        lost = (f" In {len(runs) - solved} run(s) the page did not report itself solved "
+                "although the bot had verified every cell on screen (a cell misread after "
+                "input; see the screen branch's report).")
     text = (
         f"`autoplayer play --window '#SEED' --json` on the bundled game, {SIZE}×{SIZE}, skin "
         f"`{SKIN}` (read untrained), Chromium app window on a private Xvfb 1280×1024, seeds "
