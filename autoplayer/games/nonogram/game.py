@@ -163,4 +163,9 @@ def profile_for(name: str | None, window: WindowInfo | None) -> str:
 def make_game(*, templates: str | None = None, profile: str | None = None,
               window: WindowInfo | None = None) -> NonogramGame:
     chosen, pace = PROFILES[profile_for(profile, window)]
+    if chosen is TATHAM_PATTERN:
+        # Pattern's own reader (clipped clues, its palette) and completion rule.
+        from autoplayer.games.nonogram.pattern.game import PatternGame
+
+        return PatternGame(templates, pace)
     return NonogramGame(chosen, pace, templates)
