@@ -1,0 +1,128 @@
+"""Simon Tatham's Pattern behind the play loop: its reader, clipped clues, its completion.
+
+Everything else (planning strokes, the paced drags GTK needs, verifying and
+repairing) is the shared nonogram back-end with the `pattern` profile.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from autoplayer.errors import InputError, UserError
+from autoplayer.games.base import Check, Solved
+from autoplayer.games.nonogram.game import PROFILES, SOLVE_TIMEOUT, NonogramGame, Reading
+from autoplayer.games.nonogram.model import line_clue
+from autoplayer.games.nonogram.pattern import completion
+from autoplayer.games.nonogram.pattern.reader import PatternRead, read_pattern, reread_cells
+from autoplayer.screen.input import Pace
+
+if TYPE_CHECKING:
+    from autoplayer.games.nonogram.pattern.digits import Template
+    from autoplayer.screen.capture import Frame
+
+TEMPLATES_DIR = Path(__file__).resolve().parents[4] / "templates"
+"""`templates/` of the checkout (templates/NAME/ per calibrated game)."""
+DEFAULT_TEMPLATES = "pattern"
+ENUMERATE = 64
+"""With clipped clues: solutions enumerated to find the one the visible numbers allow."""
+
+
+def load_named(name: str | None) -> list[Template]:
+    """templates/NAME or a directory; [] (the shape reader alone) if the default is absent."""
+    from autoplayer.games.nonogram.pattern.digits import load_templates
+
+    if name is None:
+        default = TEMPLATES_DIR / DEFAULT_TEMPLATES
+        return load_templates(default) if (default / "index.json").exists() else []
+    path = Path(name)
+    if not path.is_dir():
+        path = TEMPLATES_DIR / name
+    return load_templates(path)
+
+
+def to_reading(read: PatternRead) -> Reading:
+    return Reading(puzzle=read.puzzle, shown=read.cells, xs=read.xs, ys=read.ys,
+                   grid=read.board, raw=read)
+
+
+class PatternGame(NonogramGame):
+    """`Game` for Tatham's Pattern."""
+
+    name = "pattern"
+
+    def __init__(self, templates: str | None = None, pace: Pace | None = None) -> None:
+        profile, default_pace = PROFILES["pattern"]
+        super().__init__(profile, pace or default_pace, templates)
+        self._templates = load_named(templates)
+
+    def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
+        if previous is None:
+            return to_reading(read_pattern(frame.pixels, self._templates))
+        return to_reading(reread_cells(frame.pixels, previous.raw))
+
+    def solve(self, reading: Reading) -> Solved[np.ndarray]:
+        read: PatternRead = reading.raw
+        if not read.clipped:
+            return super().solve(reading)
+        return solve_clipped(read)
+
+    def check(self, reading: Reading, solution: np.ndarray) -> Check:
+        base = super().check(reading, solution)
+        read: PatternRead = reading.raw
+        if completion.flashing(reading.shown, solution):
+            return Check(0, base.total, True, ("caught the game's completion flash",))
+        rows = [(line.known, line.clipped) for line in read.rows]
+        columns = [(line.known, line.clipped) for line in read.columns]
+        done = completion.finished(reading.shown, rows, columns)
+        return Check(base.wrong, base.total, done, base.details)
+
+
+def solve_clipped(read: PatternRead) -> Solved[np.ndarray]:
+    """Solve with clipped lines' clues unknown, keeping solutions their visible tails allow.
+
+    Never guesses: when more than one solution is left (or the enumeration
+    could not finish), it stops and names the clipped lines.
+    """
+    from autoplayer.games.nonogram.solver import Verdict, solve
+
+    clipped = read.clipped
+    names = ", ".join(line.name for line in clipped)
+    region = (read.grid.rect.x, read.grid.rect.y, read.grid.rect.w, read.grid.rect.h)
+    result = solve(read.puzzle, max_solutions=ENUMERATE, timeout=SOLVE_TIMEOUT)
+    if result.verdict is Verdict.TIMEOUT:
+        raise UserError(f"{names}: clue clipped at the window's edge, and the solver found no "
+                        f"solution from the other clues within {SOLVE_TIMEOUT:g} s")
+    if result.verdict is Verdict.CONTRADICTION:
+        raise InputError("the clues read have no solution even with the clipped clues of "
+                         f"{names} left open; a clue was misread", region=region)
+
+    def allowed(grid: np.ndarray) -> bool:
+        for line in clipped:
+            cells = grid[line.index] if line.kind == "row" else grid[:, line.index]
+            got, tail = line_clue(cells), line.known
+            if len(got) <= len(tail) or (tail and got[-len(tail):] != tail):
+                return False
+        return True
+
+    left = [s for s in result.solutions if allowed(s)]
+    complete = len(result.solutions) < ENUMERATE
+    if complete and len(left) == 1:
+        note = (f"{names}: clue clipped at the window's edge; solved from the numbers "
+                "visible and the other clues")
+        return Solved(left[0], note)
+    if complete and not left:
+        raise InputError(f"no solution agrees with the visible part of the clipped clues of "
+                         f"{names}; a clue was misread", region=region)
+    raise UserError(f"{names}: clue clipped at the window's left edge, and the clues that are "
+                    "visible allow more than one solution; a number is missing, so the bot "
+                    "will not guess (run Pattern with a larger PATTERN_TILESIZE or a smaller "
+                    "puzzle)")
+
+
+def make_game(*, templates: str | None = None, profile: str | None = None,
+              window: object | None = None) -> PatternGame:
+    """The factory `autoplayer play --game pattern` uses (the options of the nonogram one)."""
+    return PatternGame(templates)
