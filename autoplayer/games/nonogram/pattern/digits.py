@@ -4,10 +4,9 @@
    the pixel heights it was seen at, matched by normalised correlation against
    a glyph of about the same height (resized to the template), with the
    margin over the best other digit as the confidence.
-2. A shape reader that needs no training (in the spirit of PixeloSolver's
-   black-group state machines): it walks the glyph's scanlines and reads its
-   holes, bars and strokes. It is the second opinion, and the only one when
-   no templates exist.
+2. The black-group scanline state machines of `autoplayer.vision.scanline`
+   (PixeloSolver's method), which need no training: the second opinion, and
+   the only one when no templates exist.
 
 A digit both agree on is certain; where only one reads it, or they differ,
 the number carries a low confidence and the reader's validation decides.
@@ -142,117 +141,19 @@ def _rmtree(path: Path) -> None:
     shutil.rmtree(path)
 
 
-# -- the untrained shape reader -------------------------------------------------------
-def _holes(mask: np.ndarray, ink: np.ndarray) -> list[tuple[float, float, int, float]]:
-    """Background regions not reaching the border: (centre y, centre x) in 0..1, area in
-    pixels, and the faintest ink inside (a real hole has bare background in it)."""
-    import cv2
-
-    h, w = mask.shape
-    padded = np.pad(~mask, 1, constant_values=True).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(padded, connectivity=4)
-    border = labels[0, 0]
-    out = []
-    for k in range(1, n):
-        if k == border:
-            continue
-        inside = labels[1:-1, 1:-1] == k
-        out.append(((cents[k][1] - 1) / max(h - 1, 1), (cents[k][0] - 1) / max(w - 1, 1),
-                    int(stats[k][cv2.CC_STAT_AREA]), float(ink[inside].min())))
-    return out
-
-
-def _rows(mask: np.ndarray) -> list[list[tuple[int, int]]]:
-    """Each scanline's black groups as (start, end) pairs, end exclusive."""
-    out = []
-    for line in mask:
-        padded = np.concatenate([[0], line.astype(np.int8), [0]])
-        d = np.diff(padded)
-        out.append(list(zip(np.flatnonzero(d == 1).tolist(), np.flatnonzero(d == -1).tolist(),
-                            strict=True)))
-    return out
-
-
-def read_shape(ink: np.ndarray) -> int | None:
-    """A digit from its shape alone, or None when it reads as none of them.
-
-    Each scanline's black groups give its leftmost and rightmost ink; holes
-    (background not reaching the border) come from the same mask. 8 has two
-    holes; 0, 4, 6 and 9 one, told apart by where it sits and by the bottom
-    scanline (4 ends in a stem right of centre, 9 in an arc from the left).
-    The open digits by where their ink lies in the upper and lower middle:
-    5 hugs the left above, 2 and 3 the right above, 3 the right below too
-    while 2 runs diagonally; 7 has a bar on top and a narrow foot, 1 a narrow
-    stem on a wide foot.
-    """
-    mask = ink >= 0.5
-    ys = np.flatnonzero(mask.any(axis=1))
-    xs = np.flatnonzero(mask.any(axis=0))
-    if ys.size < 3 or xs.size < 1:
-        return None
-    mask = mask[ys[0]:ys[-1] + 1, xs[0]:xs[-1] + 1]
-    ink = ink[ys[0]:ys[-1] + 1, xs[0]:xs[-1] + 1]
-    h, w = mask.shape
-    # A lone half-inked pixel left between strokes by antialiasing is not a hole.
-    holes = [x for x in _holes(mask, ink) if x[2] >= 2 or x[3] < 0.25]
-    rows = _rows(mask)
-    left = np.array([g[0][0] / w if g else 1.0 for g in rows])
-    right = np.array([g[-1][1] / w if g else 0.0 for g in rows])
-    cover = right - left
-
-    def zone(a: np.ndarray, lo: float, hi: float) -> float:
-        i0 = int(h * lo)
-        return float(a[i0:max(int(h * hi), i0 + 1)].mean())
-
-    top_cover = float(cover[: max(1, h // 7)].max())
-    bottom_cover = float(cover[h - max(1, h // 7):].max())
-    if len(holes) >= 2:
-        return 8
-    if len(holes) == 1:
-        hole_rows = _hole_rows(mask)
-        tall = (hole_rows[-1] - hole_rows[0] + 1) / h if hole_rows else 0.0
-        if float(left[-1]) > 0.4:
-            return 4
-        if tall >= 0.42 and abs(holes[0][0] - 0.5) < 0.12:
-            return 0
-        return 6 if holes[0][0] > 0.5 else 9
-    lu, ru = zone(left, 0.25, 0.42), zone(right, 0.25, 0.42)
-    ll, rl = zone(left, 0.6, 0.78), zone(right, 0.6, 0.78)
-    if lu < 0.2 and ru < 0.7:
-        return 5
-    if top_cover > 0.7 and bottom_cover < 0.6:
-        return 7
-    if ru < 0.85 and lu > 0.15 and rl < 0.85 and ll > 0.15 and bottom_cover > 0.7:
-        return 1
-    if ll > 0.45 and rl > 0.85:
-        return 3
-    if bottom_cover > 0.7:
-        return 2
-    return None
-
-
-def _hole_rows(mask: np.ndarray) -> list[int]:
-    """Rows holding the largest hole."""
-    import cv2
-
-    padded = np.pad(~mask, 1, constant_values=True).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(padded, connectivity=4)
-    border = labels[0, 0]
-    inner = [k for k in range(1, n) if k != border]
-    if not inner:
-        return []
-    big = max(inner, key=lambda k: stats[k][cv2.CC_STAT_AREA])
-    return (np.flatnonzero((labels == big).any(axis=1)) - 1).tolist()
-
-
 # -- both together -------------------------------------------------------------------
 def read_digit(ink: np.ndarray, height: int, width: int,
                templates: list[Template]) -> DigitReading:
     """One digit by both readers, with how sure the combination is."""
-    shape = read_shape(ink)
+    from autoplayer.vision.scanline import recognise
+
+    ranked_shape = recognise(ink >= 0.5)
+    shape = ranked_shape[0][0] if ranked_shape else None
     ranked = match(templates, ink, height, width)
     if not ranked:
-        return DigitReading(shape, 0.6 if shape is not None else 0.0, None, shape)
+        sure = 0.6 if ranked_shape and ranked_shape[0][1] >= 0.2 else 0.4
+        return DigitReading(shape, sure, None, shape,
+                            tuple(d for d, _ in ranked_shape[1:3]))
     (best, score), rest = ranked[0], ranked[1:]
     margin = score - rest[0][1] if rest else 1.0
     alternatives = tuple(d for d, s in rest if s >= TEMPLATE_OK - 0.1)[:3]
