@@ -181,18 +181,46 @@ def digit_size(raw: list[RawBand]) -> tuple[float, float]:
 
 
 def _split_wide(mask: np.ndarray, x0: int, x1: int, width: float) -> list[tuple[int, int]]:
-    """Cut a run of columns holding touching digits at its faintest columns."""
-    n = max(1, round((x1 - x0) / width)) if x1 - x0 > 1.6 * width else 1
-    if n == 1:
+    """Cut a run of columns wider than a digit into digits.
+
+    Digits a pixel apart often touch only corner to corner (the foot of a 1
+    and the bowl of a 0): separate 4-connected shapes whose columns do not
+    overlap are separate digits. Digits that truly touch are cut at the
+    faintest column near where the even split would fall.
+    """
+    import cv2
+
+    if x1 - x0 <= 1.6 * width:
         return [(x0, x1)]
+    sub = mask[:, x0:x1].astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(sub, connectivity=4)
+    spans = sorted((int(st[cv2.CC_STAT_LEFT]), int(st[cv2.CC_STAT_LEFT] + st[cv2.CC_STAT_WIDTH]))
+                   for st in stats[1:n] if st[cv2.CC_STAT_AREA] >= 2)
+    merged: list[list[int]] = []
+    for a, b in spans:
+        if merged and a < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    if len(merged) >= 2:
+        cuts = [x0] + [x0 + m[0] for m in merged[1:]] + [x1]
+        pieces = list(itertools.pairwise(cuts))
+        # A piece still holding two digits is cut further.
+        return [p for a, b in pieces for p in _split_wide(mask, a, b, width)
+                if (a, b) != (x0, x1)] if len(pieces) > 1 else pieces
+    parts = max(2, round((x1 - x0) / width))
     profile = mask[:, x0:x1].sum(axis=0)
     cuts = [x0]
-    for k in range(1, n):
-        centre = (x1 - x0) * k / n
-        lo, hi = int(centre - width / 3), int(centre + width / 3) + 1
-        lo, hi = max(lo, 1), min(hi, x1 - x0 - 1)
-        cut = lo + int(np.argmin(profile[lo:hi])) if hi > lo else int(centre)
-        cuts.append(x0 + cut)
+    for k in range(1, parts):
+        centre = (x1 - x0) * k / parts
+        lo = max(int(centre - width / 3), 1)
+        hi = min(int(centre + width / 3) + 1, x1 - x0 - 1)
+        if hi <= lo:
+            cuts.append(x0 + round(centre))
+            continue
+        # The faintest column, the one nearest the even split among equals.
+        best = min(range(lo, hi), key=lambda i: (profile[i], abs(i - centre)))
+        cuts.append(x0 + best)
     cuts.append(x1)
     return list(itertools.pairwise(cuts))
 

@@ -20,8 +20,8 @@ from autoplayer.games.nonogram.pattern.reader import PatternRead, read_pattern, 
 from autoplayer.screen.input import Pace
 
 if TYPE_CHECKING:
-    from autoplayer.games.nonogram.pattern.digits import Template
     from autoplayer.screen.capture import Frame
+    from autoplayer.vision.templates import TemplateSet
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[4] / "templates"
 """`templates/` of the checkout (templates/NAME/ per calibrated game)."""
@@ -30,17 +30,21 @@ ENUMERATE = 64
 """With clipped clues: solutions enumerated to find the one the visible numbers allow."""
 
 
-def load_named(name: str | None) -> list[Template]:
-    """templates/NAME or a directory; [] (the shape reader alone) if the default is absent."""
-    from autoplayer.games.nonogram.pattern.digits import load_templates
+def load_named(name: str | None) -> TemplateSet | None:
+    """templates/NAME (of the checkout, else of the working directory) or a directory.
+
+    With no name, Pattern's own set when it is there, else None: the state
+    machines then read alone.
+    """
+    from autoplayer.vision.templates import load_templates
 
     if name is None:
         default = TEMPLATES_DIR / DEFAULT_TEMPLATES
-        return load_templates(default) if (default / "index.json").exists() else []
-    path = Path(name)
-    if not path.is_dir():
-        path = TEMPLATES_DIR / name
-    return load_templates(path)
+        return load_templates(default) if (default / "index.json").exists() else None
+    for path in (Path(name), TEMPLATES_DIR / name):
+        if (path / "index.json").exists():
+            return load_templates(path)
+    return load_templates(name)
 
 
 def to_reading(read: PatternRead) -> Reading:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,14 +20,20 @@ from autoplayer.games.nonogram.pattern.clues import (
     Canvas,
     ClueLine,
     bands,
+    digit_size,
     find_canvas,
     segment,
 )
-from autoplayer.games.nonogram.pattern.digits import DigitReading, Template, read_digit
+from autoplayer.games.nonogram.pattern.digits import SURE, DigitReading, read_digit
 from autoplayer.games.nonogram.pattern.grid import Grid, cell_states, find_grid
 from autoplayer.geometry import Rect
 
-SURE = 0.5
+if TYPE_CHECKING:
+    from autoplayer.vision.templates import TemplateSet
+
+MIN_DIGIT_HEIGHT = 6
+"""Shorter digits (Pattern's small font below 14 px tiles) are misread as often as not."""
+
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,10 +111,10 @@ class PatternRead:
                     g.ys[-1] - g.y_ends[0] - 1)
 
 
-def _read_line(line: ClueLine, templates: list[Template]) -> LineRead:
+def _read_line(line: ClueLine, templates: TemplateSet | None) -> LineRead:
     numbers = []
     for num in line.numbers:
-        digits = tuple(read_digit(g.ink, g.height, g.width, templates) for g in num.glyphs)
+        digits = tuple(read_digit(g.ink, templates) for g in num.glyphs)
         value = None
         if not num.clipped and all(d.value is not None for d in digits):
             value = int("".join(str(d.value) for d in digits))
@@ -115,12 +122,18 @@ def _read_line(line: ClueLine, templates: list[Template]) -> LineRead:
     return LineRead(line.kind, line.index, tuple(numbers))
 
 
-def read_pattern(pixels: np.ndarray, templates: list[Template] | None = None) -> PatternRead:
+def read_pattern(pixels: np.ndarray, templates: TemplateSet | None = None) -> PatternRead:
     """The whole reading; `InputError` naming the region of whatever could not be read."""
     grid = find_grid(pixels)
     canvas = find_canvas(pixels, grid)
     raw = bands(pixels, grid, canvas)
-    lines = [_read_line(line, templates or []) for line in segment(raw, canvas)]
+    height, _ = digit_size(raw)
+    if 0 < height < MIN_DIGIT_HEIGHT:
+        r = grid.rect
+        raise InputError(f"the clue digits are {height:g} px tall, too small to read "
+                         f"reliably (at least {MIN_DIGIT_HEIGHT} px; give the game larger "
+                         "tiles, e.g. PATTERN_TILESIZE=16)", region=(0, 0, r.x, r.y + r.h))
+    lines = [_read_line(line, templates) for line in segment(raw, canvas)]
     rows = tuple(line for line in lines if line.kind == "row")
     columns = tuple(line for line in lines if line.kind == "column")
     ink = _ink_luminance(pixels, lines)
