@@ -94,10 +94,10 @@ def find_canvas(pixels: np.ndarray, grid: Grid) -> Canvas:
     share of it is exactly the background colour (clue text never covers most
     of a line); a menu bar or a window border is not.
     """
-    bg = (pixels == np.array(grid.background, dtype=pixels.dtype)).all(axis=2)
     r = grid.rect
-    cols = bg[r.y:r.bottom, :r.x].mean(axis=0)
-    rows = bg[:r.y, r.x:r.right].mean(axis=1)
+    colour = np.array(grid.background, dtype=pixels.dtype)
+    cols = (pixels[r.y:r.bottom, :r.x] == colour).all(axis=2).mean(axis=0)
+    rows = (pixels[:r.y, r.x:r.right] == colour).all(axis=2).mean(axis=1)
     left = r.x
     while left > 0 and cols[left - 1] >= 0.2:
         left -= 1
@@ -129,9 +129,12 @@ class RawBand:
 
 def bands(pixels: np.ndarray, grid: Grid, canvas: Canvas) -> list[RawBand]:
     """Every row's and column's clue band with its ink pieces, rows first."""
-    ink = ink_map(pixels, grid.background)
     r = grid.rect
     out: list[RawBand] = []
+    # Ink only where clues can be: left of the board and above it.
+    ink = np.zeros(pixels.shape[:2], dtype=np.float32)
+    ink[r.y:r.bottom, :r.x] = ink_map(pixels[r.y:r.bottom, :r.x], grid.background)
+    ink[:r.y, r.x:r.right] = ink_map(pixels[:r.y, r.x:r.right], grid.background)
     # Stop short of the board's outline: two pixels of canvas lie between.
     right = max(r.x - 2, canvas.left)
     bottom = max(r.y - 2, canvas.top)

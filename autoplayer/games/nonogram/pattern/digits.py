@@ -40,15 +40,32 @@ class DigitReading:
     """Other digits worth trying when the clues do not add up, best first."""
 
 
-def read_digit(ink: np.ndarray, templates: TemplateSet | None) -> DigitReading:
-    """One digit (its ink, 0..1) by both readers."""
+_CACHE: dict[tuple[int, tuple[int, ...], bytes], tuple[list, list]] = {}
+"""Readings per glyph bitmap: a board repeats the same few bitmaps over and over."""
+_CACHE_MAX = 4096
+
+
+def _readings(mask: np.ndarray, templates: TemplateSet | None) -> tuple[list, list]:
     from autoplayer.vision.scanline import recognise
 
+    key = (id(templates), mask.shape, np.packbits(mask).tobytes())
+    hit = _CACHE.get(key)
+    if hit is None:
+        by_template = (templates.recognise(mask)
+                       if templates is not None and templates.digits else [])
+        hit = (recognise(mask), by_template)
+        if len(_CACHE) >= _CACHE_MAX:
+            _CACHE.clear()
+        _CACHE[key] = hit
+    return hit
+
+
+def read_digit(ink: np.ndarray, templates: TemplateSet | None) -> DigitReading:
+    """One digit (its ink, 0..1) by both readers."""
     mask = ink >= INK_LEVEL
-    by_shape = recognise(mask)
+    by_shape, by_template = _readings(mask, templates)
     shape, shape_conf = by_shape[0] if by_shape else (None, 0.0)
     shape_next = tuple(d for d, _ in by_shape[1:3])
-    by_template = templates.recognise(mask) if templates is not None and templates.digits else []
     if not by_template:
         sure = 0.6 if shape_conf >= 0.2 else 0.4
         return DigitReading(shape, sure if shape is not None else 0.0, None, shape, shape_next)
