@@ -189,6 +189,8 @@ def play(
             report.gestures += len(on_screen)
             report.units_changed += game.units(moves)
             with _stage(report, "capture"):
+                if pace.settle > 0:
+                    time.sleep(pace.settle)
                 frame = source.grab()
             with _stage(report, "verify"):
                 reading = game.read(frame, reading)

@@ -43,10 +43,13 @@ class Pace:
     games) drops a motion arriving within about 30 ms of the previous one."""
     click: float = 0.0
     """Pause between arriving on a point and pressing there."""
+    settle: float = 0.0
+    """Pause after a batch before the capture that verifies it: the game must have
+    drawn the last input first (GTK redraws a few milliseconds after the event)."""
 
     def slower(self, ms: float) -> Pace:
         """At least `ms` milliseconds after every gesture (the --pace option)."""
-        return Pace(max(self.gesture, ms / 1000), self.motion, self.click)
+        return Pace(max(self.gesture, ms / 1000), self.motion, self.click, self.settle)
 
 
 def check_inside(gestures: Sequence[Gesture], bounds: Rect) -> None:
