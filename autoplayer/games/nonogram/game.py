@@ -46,8 +46,10 @@ WEB = Profile(
 
 PROFILES: dict[str, tuple[Profile, Pace]] = {
     "web": (WEB, Pace(gesture=0.0, motion=0.004, click=0.0)),
-    # GTK drops a motion within ~30 ms of the previous one (see the research notes, §4).
-    "pattern": (TATHAM_PATTERN, Pace(gesture=0.0, motion=0.035, click=0.0)),
+    # GTK drops drag motion that comes too fast: measured on a 20x20 board under load,
+    # 5 ms pauses lost drags, 10 ms and more lost none; 20 ms leaves a margin
+    # (bench/bench_pattern.py measures it). It redraws a few ms after the last event.
+    "pattern": (TATHAM_PATTERN, Pace(gesture=0.0, motion=0.020, click=0.0, settle=0.05)),
 }
 
 
