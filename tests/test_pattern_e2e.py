@@ -298,3 +298,20 @@ def test_clipped_rows_the_other_clues_leave_open_stop_without_input(xserver: Xvf
     with PatternProcess(CLIPPED_OPEN, xserver.display, 24) as game:
         result = _untouched(xserver, game, "--window", "Pattern")
     assert "row 1, row 2, row 3, row 10: clue clipped" in result.stderr
+
+
+def test_a_dry_run_reads_and_solves_but_sends_nothing(xserver: Xvfb, tmp_path: Path) -> None:
+    overlay = tmp_path / "seen.png"
+    with PatternProcess(generate("15x15#dry"), xserver.display, 24) as game:
+        before, where = game.grab(), pointer(xserver.display)
+        result = run_play(xserver.display, "--window", "Pattern", "--dry-run",
+                          "--overlay", str(overlay), timeout=60)
+        time.sleep(0.2)
+        assert result.returncode == 0, result.stderr
+        assert "dry run: no input sent" in result.stdout
+        assert pointer(xserver.display) == where
+        assert np.array_equal(game.grab(), before)
+    from PIL import Image
+
+    with Image.open(overlay) as im:
+        assert im.size == (before.shape[1], before.shape[0])

@@ -84,6 +84,37 @@ class PatternGame(NonogramGame):
         return Check(base.wrong, base.total, done, base.details)
 
 
+    def overlay(self, frame: Frame, reading: Reading, solution: np.ndarray | None) -> np.ndarray:
+        """The dry run's picture: board, cells, every number read (clipped ones as '?')."""
+        return draw_reading(frame.pixels, reading.raw, solution)
+
+
+def draw_reading(pixels: np.ndarray, read: PatternRead,
+                 solution: np.ndarray | None) -> np.ndarray:
+    from autoplayer.games.nonogram.model import EMPTY, FILLED
+    from autoplayer.games.nonogram.pattern.digits import SURE
+    from autoplayer.geometry import Rect
+    from autoplayer.vision.overlay import draw_overlay
+
+    g = read.grid
+    cells = [[Rect(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in
+              (g.cell_box(r, c) for c in range(g.width))] for r in range(g.height)]
+    numbers = []
+    for line in (*read.rows, *read.columns):
+        for n in line.numbers:
+            x0, y0, x1, y1 = n.box
+            shown = "?" if n.value is None else n.value
+            numbers.append((shown, 0.0 if n.clipped else n.confidence,
+                            Rect(x0, y0, x1 - x0, y1 - y0)))
+    marks = []
+    wanted = solution if solution is not None else read.cells
+    for (r, c), state in np.ndenumerate(wanted):
+        if state in (FILLED, EMPTY):
+            marks.append((cells[r][c], "#" if state == FILLED else "x"))
+    return draw_overlay(pixels, read.board, cells, numbers, low=SURE,  # type: ignore[arg-type]
+                        cell_marks=marks)
+
+
 def solve_clipped(read: PatternRead) -> Solved[np.ndarray]:
     """Solve with clipped lines' clues unknown, keeping solutions their visible tails allow.
 
