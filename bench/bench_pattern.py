@@ -132,6 +132,7 @@ def main() -> None:
         print("bench_pattern: needs sgt-puzzles and Xvfb (tools/ensure-system-deps)")
         return
     with Xvfb(1280, 1024) as x:
+        os.environ["DISPLAY"] = x.display  # pynput reads it when first imported
         pace_table, safe = measure_pace(x.display)
         plays = measure_play(x.display)
 
