@@ -46,10 +46,14 @@ class Pace:
     settle: float = 0.0
     """Pause after a batch before the capture that verifies it: the game must have
     drawn the last input first (GTK redraws a few milliseconds after the event)."""
+    release: float | None = None
+    """Pause before a drag's release; None: the same as `motion`. A game that only
+    needs its motions spaced apart (Pattern) takes the release at once."""
 
     def slower(self, ms: float) -> Pace:
         """At least `ms` milliseconds after every gesture (the --pace option)."""
-        return Pace(max(self.gesture, ms / 1000), self.motion, self.click, self.settle)
+        return Pace(max(self.gesture, ms / 1000), self.motion, self.click, self.settle,
+                    self.release)
 
 
 def check_inside(gestures: Sequence[Gesture], bounds: Rect) -> None:
@@ -263,7 +267,7 @@ class InputDriver:
                 self._wait(self.pace.motion)
                 self._check_pointer()
                 self._move(x, y)
-            self._wait(self.pace.motion)
+            self._wait(self.pace.motion if self.pace.release is None else self.pace.release)
         finally:
             # Never leave a button down, even when aborting mid-drag.
             self._mouse.release(button)
