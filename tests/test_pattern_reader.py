@@ -116,6 +116,19 @@ def test_a_clipped_row_is_detected_and_never_guessed(tmp_path: Path, templates: 
 
 
 @needs_pattern
+def test_a_number_wholly_beyond_the_edge_is_not_missed(tmp_path: Path, templates: object) -> None:
+    """At 16 px tiles row 1's first 1 lies entirely outside the window: no ink touches
+    the edge, but the visible clue starts closer to it than numbers are spaced, so
+    the row is open (never read as 1 1 1 1)."""
+    read = read_pattern(render(CLIPPED_SETTLED, 16, tmp_path), templates)
+    assert read.rows[0].clipped and read.rows[0].hidden == 0
+    assert read.rows[0].known == (1, 1, 1, 1)
+    assert read.puzzle.rows[0] is None
+    # Rows of three numbers start well inside: they are read whole.
+    assert read.puzzle.rows[1] == (1, 1, 2)
+
+
+@needs_pattern
 def test_clipped_rows_that_leave_solutions_open_stop_with_their_names(
         tmp_path: Path, templates: object) -> None:
     read = read_pattern(render(CLIPPED_OPEN, 24, tmp_path), templates)
@@ -141,17 +154,19 @@ def test_digits_too_small_are_refused(tmp_path: Path) -> None:
 
 def test_finished_means_every_cell_decided_and_every_clue_met() -> None:
     grid = np.array([[1, 0, 1], [1, 1, 0], [0, 0, 1]], dtype=np.int8)
-    rows = [((1, 1), False), ((2,), False), ((1,), False)]
-    cols = [((2,), False), ((1,), False), ((1, 1), False)]
+    rows = [((1, 1), False, 0), ((2,), False, 0), ((1,), False, 0)]
+    cols = [((2,), False, 0), ((1,), False, 0), ((1, 1), False, 0)]
     assert completion.finished(grid, rows, cols)
     blacks_only = np.where(grid == FILLED, FILLED, UNKNOWN).astype(np.int8)
     assert not completion.finished(blacks_only, rows, cols)  # Pattern's own rule
     wrong = grid.copy()
     wrong[2, 2] = EMPTY
     assert not completion.finished(wrong, rows, cols)
-    # A clipped row counts by its visible tail, with more numbers before it.
-    assert completion.finished(grid, [((1,), True), ((2,), False), ((1,), False)], cols)
-    assert not completion.finished(grid, [((1, 1), True), ((2,), False), ((1,), False)], cols)
+    # A clipped row counts by its visible tail, with the cut numbers before it.
+    assert completion.finished(grid, [((1,), True, 1), *rows[1:]], cols)
+    assert completion.finished(grid, [((1, 1), True, 0), *rows[1:]], cols)
+    assert not completion.finished(grid, [((1, 1), True, 1), *rows[1:]], cols)
+    assert not completion.finished(grid, [((2,), True, 0), *rows[1:]], cols)
 
 
 def test_the_completion_flash_is_the_whole_board_inverted() -> None:

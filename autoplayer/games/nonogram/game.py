@@ -48,9 +48,10 @@ PROFILES: dict[str, tuple[Profile, Pace]] = {
     "web": (WEB, Pace(gesture=0.0, motion=0.004, click=0.0)),
     # Pattern ends a drag at the last motion GTK reported, and GTK (motion hints)
     # loses a motion that follows the previous one too closely: measured on a 20x20
-    # board on a loaded machine, 10 ms between a drag's two motions lost cells,
-    # 15 ms none; the release needs no pause. 20 ms leaves a margin
-    # (bench/bench_pattern.py). It redraws a few ms after the last event.
+    # board on a loaded machine, 10 ms between a drag's two motions lost cells, 15 ms
+    # now and then, 20 ms none; the release needs no pause (bench/bench_pattern.py).
+    # A lost motion is repaired after the verifying capture. It redraws a few ms after
+    # the last event.
     "pattern": (TATHAM_PATTERN, Pace(gesture=0.0, motion=0.020, click=0.0, settle=0.05,
                                      release=0.0)),
 }

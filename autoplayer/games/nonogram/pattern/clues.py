@@ -67,10 +67,12 @@ class ClueLine:
     index: int
     band: tuple[int, int, int, int]
     numbers: tuple[NumberBox, ...]
+    open: bool = False
+    """More numbers may lie beyond the canvas edge, before the visible ones."""
 
     @property
     def clipped(self) -> bool:
-        return any(n.clipped for n in self.numbers)
+        return self.open or any(n.clipped for n in self.numbers)
 
 
 @dataclass(frozen=True, eq=False)
@@ -246,39 +248,66 @@ def _glyph(band: RawBand, x0: int, x1: int, y0: int, y1: int) -> Glyph | None:
 
 
 def segment(raw: list[RawBand], canvas: Canvas) -> list[ClueLine]:
-    """Every band as numbers of glyphs, with clipping marked."""
+    """Every band as numbers of glyphs, with clipping marked.
+
+    A row clue is right-aligned and may run past the canvas's left edge. Ink
+    on the edge column cuts a number: its value is unknown. A clue whose first
+    ink starts closer to the edge than numbers are spaced apart may have whole
+    numbers beyond it: the line is open (its visible numbers are a tail).
+    """
     height, width = digit_size(raw)
     gap = 0.5 * height
-    lines = []
+    rows: list[tuple[RawBand, list[list[Glyph]]]] = []
+    separations: list[int] = []
     for band in raw:
-        numbers: list[NumberBox] = []
-        if band.kind == "row":
-            glyphs: list[Glyph] = []
-            for x0, _, x1, _ in band.pieces:
-                for a, b in _split_wide(band.mask, x0, x1, width):
-                    g = _glyph(band, a, b, 0, band.mask.shape[0])
+        if band.kind != "row":
+            continue
+        glyphs: list[Glyph] = []
+        for x0, _, x1, _ in band.pieces:
+            for a, b in _split_wide(band.mask, x0, x1, width):
+                g = _glyph(band, a, b, 0, band.mask.shape[0])
+                if g is not None:
+                    glyphs.append(g)
+        groups: list[list[Glyph]] = []
+        for g in glyphs:
+            space = g.box[0] - groups[-1][-1].box[2] if groups else 0
+            if groups and space <= gap:
+                groups[-1].append(g)
+            else:
+                if groups:
+                    separations.append(space)
+                groups.append([g])
+        rows.append((band, groups))
+    # The narrowest space seen between two numbers; without one, a generous guess.
+    separation = min(separations) if separations else 2 * gap
+    lines = []
+    for band, groups in rows:
+        numbers = [NumberBox(tuple(grp)) for grp in groups]
+        opened = False
+        if numbers and band.box[0] == canvas.left:
+            margin = numbers[0].box[0] - canvas.left
+            if margin <= gap:
+                # Touching the edge, or close enough to be the tail of a cut number.
+                numbers[0] = NumberBox(numbers[0].glyphs, clipped=True)
+            opened = margin < separation
+        lines.append(ClueLine("row", band.index, band.box, tuple(numbers), opened))
+    for band in raw:
+        if band.kind != "column":
+            continue
+        numbers = []
+        for x0, y0, x1, y1 in band.pieces:
+            glyphs = []
+            for a, b in _runs(band.mask[y0:y1, x0:x1].any(axis=0)):
+                for c, d in _split_wide(band.mask[y0:y1], x0 + a, x0 + b, width):
+                    g = _glyph(band, c, d, y0, y1)
                     if g is not None:
                         glyphs.append(g)
-            groups: list[list[Glyph]] = []
-            for g in glyphs:
-                if groups and g.box[0] - groups[-1][-1].box[2] <= gap:
-                    groups[-1].append(g)
-                else:
-                    groups.append([g])
-            edge = band.mask[:, 0].any() and band.box[0] == canvas.left
-            for k, grp in enumerate(groups):
-                numbers.append(NumberBox(tuple(grp), clipped=bool(edge and k == 0)))
-        else:
-            for x0, y0, x1, y1 in band.pieces:
-                glyphs = []
-                for a, b in _runs(band.mask[y0:y1, x0:x1].any(axis=0)):
-                    for c, d in _split_wide(band.mask[y0:y1], x0 + a, x0 + b, width):
-                        g = _glyph(band, c, d, y0, y1)
-                        if g is not None:
-                            glyphs.append(g)
-                if glyphs:
-                    numbers.append(NumberBox(tuple(glyphs)))
-            if numbers and band.mask[0].any() and band.box[1] == canvas.top:
-                numbers[0] = NumberBox(numbers[0].glyphs, clipped=True)
-        lines.append(ClueLine(band.kind, band.index, band.box, tuple(numbers)))
+            if glyphs:
+                numbers.append(NumberBox(tuple(glyphs)))
+        # Pattern squeezes a long column clue instead of clipping it; ink on the
+        # canvas's top edge would still mean a cut number.
+        cut = bool(numbers) and band.mask[0].any() and band.box[1] == canvas.top
+        if cut:
+            numbers[0] = NumberBox(numbers[0].glyphs, clipped=True)
+        lines.append(ClueLine("column", band.index, band.box, tuple(numbers), cut))
     return lines

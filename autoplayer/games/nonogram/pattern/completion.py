@@ -14,23 +14,26 @@ import numpy as np
 
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, line_clue
 
+Line = tuple[tuple[int, ...], bool, int]
+"""(clue, open, hidden): an open clue is only the tail we can see, with at least
+`hidden` numbers before it."""
 
-def finished(shown: np.ndarray, rows: list[tuple[tuple[int, ...], bool]],
-             columns: list[tuple[tuple[int, ...], bool]]) -> bool:
-    """Whether the game counts this board finished.
 
-    Each line is (clue, clipped): a clipped clue is only the tail we can see,
-    so its line must end with that tail and have more runs before it.
-    """
+def tail_fits(got: tuple[int, ...], tail: tuple[int, ...], hidden: int) -> bool:
+    """Whether a line's runs can be a clue seen only from `tail` on (cut by the edge)."""
+    if len(got) < len(tail) + hidden:
+        return False
+    return not tail or got[-len(tail):] == tail
+
+
+def finished(shown: np.ndarray, rows: list[Line], columns: list[Line]) -> bool:
+    """Whether the game counts this board finished (see `Line` for clipped clues)."""
     if (shown == UNKNOWN).any():
         return False
     for lines, cells in ((rows, shown), (columns, shown.T)):
-        for (clue, clipped), line in zip(lines, cells, strict=True):
+        for (clue, is_open, hidden), line in zip(lines, cells, strict=True):
             got = line_clue(line)
-            if clipped:
-                if len(got) <= len(clue) or (clue and got[-len(clue):] != clue):
-                    return False
-            elif got != clue:
+            if not (tail_fits(got, clue, hidden) if is_open else got == clue):
                 return False
     return True
 

@@ -78,8 +78,8 @@ class PatternGame(NonogramGame):
         read: PatternRead = reading.raw
         if completion.flashing(reading.shown, solution):
             return Check(0, base.total, True, ("caught the game's completion flash",))
-        rows = [(line.known, line.clipped) for line in read.rows]
-        columns = [(line.known, line.clipped) for line in read.columns]
+        rows = [(line.known, line.clipped, line.hidden) for line in read.rows]
+        columns = [(line.known, line.clipped, line.hidden) for line in read.columns]
         done = completion.finished(reading.shown, rows, columns)
         return Check(base.wrong, base.total, done, base.details)
 
@@ -135,12 +135,10 @@ def solve_clipped(read: PatternRead) -> Solved[np.ndarray]:
                          f"{names} left open; a clue was misread", region=region)
 
     def allowed(grid: np.ndarray) -> bool:
-        for line in clipped:
-            cells = grid[line.index] if line.kind == "row" else grid[:, line.index]
-            got, tail = line_clue(cells), line.known
-            if len(got) <= len(tail) or (tail and got[-len(tail):] != tail):
-                return False
-        return True
+        return all(
+            completion.tail_fits(line_clue(grid[line.index] if line.kind == "row"
+                                           else grid[:, line.index]), line.known, line.hidden)
+            for line in clipped)
 
     left = [s for s in result.solutions if allowed(s)]
     complete = len(result.solutions) < ENUMERATE

@@ -54,10 +54,17 @@ class LineRead:
     kind: str
     index: int
     numbers: tuple[NumberRead, ...]
+    open: bool = False
+    """Numbers may lie beyond the canvas edge: `known` is then only the clue's tail."""
 
     @property
     def clipped(self) -> bool:
-        return any(n.clipped for n in self.numbers)
+        return self.open or any(n.clipped for n in self.numbers)
+
+    @property
+    def hidden(self) -> int:
+        """Numbers certainly there but not readable (a number cut by the edge)."""
+        return sum(n.clipped for n in self.numbers)
 
     @property
     def known(self) -> Clue:
@@ -119,7 +126,7 @@ def _read_line(line: ClueLine, templates: TemplateSet | None) -> LineRead:
         if not num.clipped and all(d.value is not None for d in digits):
             value = int("".join(str(d.value) for d in digits))
         numbers.append(NumberRead(value, digits, num.box, num.clipped))
-    return LineRead(line.kind, line.index, tuple(numbers))
+    return LineRead(line.kind, line.index, tuple(numbers), line.clipped)
 
 
 def read_pattern(pixels: np.ndarray, templates: TemplateSet | None = None) -> PatternRead:
