@@ -9,8 +9,6 @@ bounded number of batches.
 
 from __future__ import annotations
 
-import os
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -54,6 +52,28 @@ class Report:
     overlay: Path | None = None
     planned: int = 0
     """Gestures a dry run would have made."""
+    wrong_after: list[int] = field(default_factory=list)
+    """Units still wrong after each batch (the repairs needed)."""
+    first_input_epoch: float | None = None
+    """Wall-clock time (time.time()) of the first input, for measuring from outside."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The report as plain data (for `play --json`)."""
+        check = self.check
+        return {
+            "game": self.game, "dry_run": self.dry_run,
+            "stages_ms": {k: round(v * 1000, 1) for k, v in self.stages.items()},
+            "first_input_ms": None if self.first_input is None else round(
+                self.first_input * 1000, 1),
+            "first_input_epoch": self.first_input_epoch,
+            "total_s": round(self.total, 3), "gestures": self.gestures, "events": self.events,
+            "units_changed": self.units_changed, "units": self.units,
+            "right_at_start": self.right_at_start, "batches": self.batches,
+            "wrong_after": self.wrong_after, "planned": self.planned, "note": self.note,
+            "wrong": None if check is None else check.wrong,
+            "complete": None if check is None else check.complete,
+            "overlay": None if self.overlay is None else str(self.overlay),
+        }
 
     def lines(self) -> list[str]:
         """The human report, one fact a line."""
@@ -66,8 +86,11 @@ class Report:
             out.append(
                 f"input: {self.gestures} gestures ({self.events} events) for "
                 f"{self.units_changed} cells changed of {self.units}; "
-                f"{self.right_at_start} were already right; {self.batches} batch(es)"
+                f"{self.right_at_start} needed no input; {self.batches} batch(es)"
             )
+            if len(self.wrong_after) > 1:
+                out.append("repaired: " + ", ".join(
+                    f"{n} wrong after batch {i}" for i, n in enumerate(self.wrong_after[:-1], 1)))
         if self.check is not None and not self.dry_run:
             if self.check.wrong == 0:
                 verdict = "every cell verified against the solution"
@@ -111,7 +134,6 @@ def play(
     pace: Pace | None = None,
     driver_factory: DriverFactory = default_driver,
     started: float | None = None,
-    on_first_input: Callable[[], None] | None = None,
 ) -> Report:
     """Plays one game to its end (or reads it, in a dry run) and reports what happened.
 
@@ -126,6 +148,55 @@ def play(
         if deadline_perf is not None and time.perf_counter() > deadline_perf:
             raise Aborted("aborted: the time budget ran out")
 
+    # The input driver (pynput's import and its listeners) starts while the game is
+    # read and solved; a dry run never makes one.
+    early = None if dry_run else _EarlyDriver(driver_factory, pace, deadline_perf)
+    try:
+        return _play(game, source, report, started, early, dry_run=dry_run, overlay=overlay,
+                     over_budget=over_budget)
+    finally:
+        if early is not None:
+            early.close(report)
+
+
+class _EarlyDriver:
+    """The input driver, made and started on a thread as soon as play begins."""
+
+    def __init__(self, factory: DriverFactory, pace: Pace, deadline_perf: float | None) -> None:
+        import threading
+
+        self.driver: Any = None
+        self.error: BaseException | None = None
+        deadline = None
+        if deadline_perf is not None:
+            deadline = time.monotonic() + (deadline_perf - time.perf_counter())
+
+        def make() -> None:
+            try:
+                self.driver = factory(Rect(0, 0, 0, 0), pace, deadline).start()
+            except BaseException as err:  # handed to the loop at its first input
+                self.error = err
+
+        self.thread = threading.Thread(target=make, name="input-driver", daemon=True)
+        self.thread.start()
+
+    def get(self, bounds: Rect) -> Any:
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        self.driver.bounds = bounds
+        return self.driver
+
+    def close(self, report: Report) -> None:
+        self.thread.join()
+        if self.driver is not None:
+            report.events = self.driver.events
+            self.driver.stop()
+
+
+def _play(game: Game[Any, Any, Any], source: FrameSource, report: Report, started: float,
+          early: _EarlyDriver | None, *, dry_run: bool, overlay: Path | None,
+          over_budget: Callable[[], None]) -> Report:
     with _stage(report, "capture"):
         frame = source.grab()
     with _stage(report, "read"):
@@ -155,52 +226,39 @@ def play(
     report.units, report.right_at_start = first.total, first.total - first.wrong
     report.check = first
 
-    driver = None
-    try:
-        for _ in range(game.max_batches):
-            over_budget()
-            with _stage(report, "plan"):
-                moves = game.plan(reading, solution)
-                gestures = game.gestures(reading, moves)
-            if not moves:
-                break
-            if source.moved(frame):
-                # The window moved since it was read: read it where it is now.
-                with _stage(report, "capture"):
-                    frame = source.grab()
-                with _stage(report, "read"):
-                    reading = game.read(frame, reading)
-                continue
-            bounds = frame.rect_to_screen(game.board(reading))
-            on_screen = [to_screen(g, frame.origin, frame.scale) for g in gestures]
-            with _stage(report, "input"):
-                if driver is None:
-                    deadline = None
-                    if deadline_perf is not None:
-                        deadline = time.monotonic() + (deadline_perf - time.perf_counter())
-                    driver = driver_factory(bounds, pace, deadline).start()
-                driver.bounds = bounds
-                if report.first_input is None:
-                    report.first_input = time.perf_counter() - started
-                    if on_first_input is not None:
-                        on_first_input()
-                driver.perform(on_screen)
-            report.batches += 1
-            report.gestures += len(on_screen)
-            report.units_changed += game.units(moves)
+    assert early is not None
+    for _ in range(game.max_batches):
+        over_budget()
+        with _stage(report, "plan"):
+            moves = game.plan(reading, solution)
+            gestures = game.gestures(reading, moves)
+        if not moves:
+            break
+        if source.moved(frame):
+            # The window moved since it was read: read it where it is now.
             with _stage(report, "capture"):
                 if pace.settle > 0:
                     time.sleep(pace.settle)
                 frame = source.grab()
-            with _stage(report, "verify"):
+            with _stage(report, "read"):
                 reading = game.read(frame, reading)
-                report.check = game.check(reading, solution)
-            if report.check.wrong == 0 and report.check.complete is not False:
-                break
-    finally:
-        if driver is not None:
-            report.events = driver.events
-            driver.stop()
+            continue
+        bounds = frame.rect_to_screen(game.board(reading))
+        on_screen = [to_screen(g, frame.origin, frame.scale) for g in gestures]
+        with _stage(report, "input"):
+            driver = early.get(bounds)
+            if report.first_input is None:
+                report.first_input = time.perf_counter() - started
+                report.first_input_epoch = time.time()
+            driver.perform(on_screen)
+        report.batches += 1
+        report.gestures += len(on_screen)
+        report.units_changed += game.units(moves)
+        frame, reading = _verify(game, source, frame, reading, solution, report,
+                                 fixed=game.fixes(moves))
+        report.wrong_after.append(report.check.wrong)
+        if report.check.wrong == 0 and report.check.complete is not False:
+            break
     report.total = time.perf_counter() - started
     check = report.check
     if check is not None and check.wrong:
@@ -212,17 +270,65 @@ def play(
     return report
 
 
-def _write_overlay(path: Path, rgb: Any) -> Path:
-    """Written atomically: a temp file beside the target, renamed once complete."""
-    from PIL import Image
+SETTLE_INTERVAL = 0.05
+SETTLE_QUIET = 0.3
+"""Stillness that counts as drawn when the board shows every change the batch made."""
+SETTLE_LONG_QUIET = 2.5
+"""Stillness that counts as drawn when it does not (input dropped, or the game stalled)."""
+SETTLE_TIMEOUT = 10.0
 
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent or ".")
-    os.close(fd)
-    try:
-        Image.fromarray(rgb).save(tmp, format="PNG")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+
+def _verify(game: Game[Any, Any, Any], source: FrameSource, frame: Any, reading: Any,
+            solution: Any, report: Report, fixed: int) -> tuple[Any, Any]:
+    """Capture and re-read until the board shows the solution or has stopped changing.
+
+    Games draw input some time after it arrives (a loaded browser lags seconds
+    behind a burst of clicks; Tatham's games flash on completion). Verifying a
+    board still being drawn would "repair" cells that were about to be right,
+    and on a game that toggles that breaks them. So a board not yet right
+    counts as drawn once it has been still for a moment and shows the `fixed`
+    units the batch should have fixed, or, when it does not, still for longer.
+    """
+    import numpy as np
+
+    board = frame.rect_to_screen(game.board(reading))
+    before = _board_pixels(frame, board)
+    wrong_before = game.check(reading, solution).wrong
+    deadline = time.monotonic() + SETTLE_TIMEOUT
+    last: Any = None
+    still_since = time.monotonic()
+    while True:
+        with _stage(report, "capture"):
+            frame = source.grab()
+        with _stage(report, "verify"):
+            reading = game.read(frame, reading)
+            report.check = check = game.check(reading, solution)
+        now = time.monotonic()
+        if check.wrong == 0 and check.complete is not False:
+            return frame, reading
+        pixels = _board_pixels(frame, board)
+        if last is None or last.shape != pixels.shape or not np.array_equal(last, pixels):
+            last, still_since = pixels, now
+        else:
+            shows_batch = wrong_before - check.wrong >= fixed
+            quiet = SETTLE_QUIET if shows_batch else SETTLE_LONG_QUIET
+            if now - still_since >= quiet and not np.array_equal(pixels, before):
+                return frame, reading
+        if now > deadline:
+            return frame, reading
+        time.sleep(SETTLE_INTERVAL)
+
+
+def _board_pixels(frame: Any, board: Rect) -> Any:
+    x0, y0 = round((board.x - frame.origin[0]) * frame.scale), round(
+        (board.y - frame.origin[1]) * frame.scale)
+    x1, y1 = x0 + round(board.w * frame.scale), y0 + round(board.h * frame.scale)
+    return frame.pixels[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)]
+
+
+def _write_overlay(path: Path, rgb: Any) -> Path:
+    """Written atomically (temp file + rename), as `autoplayer read --overlay` writes its own."""
+    from autoplayer.commands.vision import save_png
+
+    save_png(str(path), rgb)
+    return Path(path)

@@ -22,7 +22,7 @@ from autoplayer.games.nonogram.formats import load_puzzle
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
 from autoplayer.games.nonogram.planner import TATHAM_PATTERN, gestures, plan
 from autoplayer.geometry import Rect, to_screen
-from autoplayer.screen.xvfb import Xvfb
+from autoplayer.screen.xvfb import Xvfb, virtual_display
 
 PATTERN = "/usr/games/sgt-pattern"
 TILE = 24
@@ -36,16 +36,8 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def xserver() -> Iterator[Xvfb]:
-    old = os.environ.get("DISPLAY")
-    with Xvfb(900, 800) as x:
-        os.environ["DISPLAY"] = x.display
-        try:
-            yield x
-        finally:
-            if old is None:
-                os.environ.pop("DISPLAY", None)
-            else:
-                os.environ["DISPLAY"] = old
+    with virtual_display(900, 800) as x:
+        yield x
 
 
 def generate(size: int, seed: int) -> str:

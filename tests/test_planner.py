@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from autoplayer.games.nonogram.game import WEB
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
 from autoplayer.games.nonogram.planner import (
     TATHAM_PATTERN,
@@ -19,16 +20,8 @@ from autoplayer.games.nonogram.planner import (
 )
 from autoplayer.geometry import Button, Click, Drag
 
-# A game where a click toggles: left fills or clears a fill, right marks or clears a mark.
-TOGGLING = Profile(
-    name="toggling",
-    press={
-        (UNKNOWN, Button.LEFT): FILLED, (FILLED, Button.LEFT): UNKNOWN,
-        (EMPTY, Button.LEFT): FILLED,
-        (UNKNOWN, Button.RIGHT): EMPTY, (EMPTY, Button.RIGHT): UNKNOWN,
-        (FILLED, Button.RIGHT): EMPTY,
-    },
-)
+# The bundled browser game: a click on a cell already in the button's state clears it.
+TOGGLING = WEB
 # Toggling, and a marked cell must be unmarked before it can be filled.
 STRICT_TOGGLING = Profile(
     name="strict",

@@ -19,7 +19,7 @@ import pytest
 
 from autoplayer.errors import Aborted, InputError, UserError
 from autoplayer.geometry import Button, Click, Drag, Key, Rect
-from autoplayer.screen.xvfb import Xvfb
+from autoplayer.screen.xvfb import Xvfb, virtual_display
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists("/usr/bin/Xvfb"), reason="Xvfb is not installed (apt-get install xvfb)"
@@ -28,16 +28,8 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def xserver() -> Iterator[Xvfb]:
-    old = os.environ.get("DISPLAY")
-    with Xvfb(800, 600) as x:
-        os.environ["DISPLAY"] = x.display
-        try:
-            yield x
-        finally:
-            if old is None:
-                os.environ.pop("DISPLAY", None)
-            else:
-                os.environ["DISPLAY"] = old
+    with virtual_display(800, 600) as x:
+        yield x
 
 
 class RecordingWindow:

@@ -1,9 +1,76 @@
-"""Command group 'webgame' (see autoplayer.cli for the registration contract)."""
+"""`autoplayer serve`: the bundled nonogram game on a local server, for a person to play.
+
+The server (and numpy with it) is imported inside the command so that
+`autoplayer --help` stays fast.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import sys
+import threading
+
+from autoplayer.errors import UserError
+
+SKIN_NAMES = ("pixel", "sans", "serif", "mono")
+"""Kept here as text so building the parser reads no files; a test keeps it in step."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
+    serve = subparsers.add_parser(
+        "serve",
+        help="serve the bundled nonogram game on 127.0.0.1 and print its URL",
+        description="Starts the game server on 127.0.0.1 (a free port unless --port) and prints "
+        "the page URL; the puzzle is a random one from --size and --seed, or --puzzle FILE. "
+        "Runs until interrupted (Ctrl+C). Exit 0 on Ctrl+C, 2 on bad arguments.",
+    )
+    serve.add_argument("--size", default="10x10", metavar="WxH",
+                       help="board size for a random puzzle (default 10x10)")
+    serve.add_argument("--seed", type=int, default=1, help="seed of the random puzzle")
+    serve.add_argument("--puzzle", metavar="FILE",
+                       help="a puzzle file (any format `autoplayer convert` reads) or game ID")
+    serve.add_argument("--skin", default="pixel", choices=SKIN_NAMES)
+    serve.add_argument("--theme", default="light", choices=("light", "dark"))
+    serve.add_argument("--cell", type=int, metavar="PX", help="cell size in pixels, 12..40")
+    serve.add_argument("--port", type=int, default=0, help="port (default: a free one)")
+    serve.add_argument("--open", action="store_true",
+                       help="also open the page in a Chromium app window on $DISPLAY")
+    serve.set_defaults(func=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from autoplayer.webgame.puzzles import parse_size
+    from autoplayer.webgame.server import GameServer
+
+    if args.open and not os.environ.get("DISPLAY"):
+        raise UserError("--open needs an X display (DISPLAY is not set)")
+    if not 0 <= args.port <= 65535:
+        raise UserError(f"port {args.port} is outside 0..65535")
+    size = None if args.puzzle else parse_size(args.size)
+    try:
+        server = GameServer(port=args.port)
+    except OSError as err:
+        raise UserError(f"cannot listen on 127.0.0.1:{args.port}: {err.strerror}") from None
+    with server:
+        url = server.url(size=size, seed=args.seed, puzzle=args.puzzle, skin=args.skin,
+                         theme=args.theme, cell=args.cell)
+        print(url, flush=True)
+        if args.open:
+            _open(url)
+        else:
+            print("Open the URL in a browser; Ctrl+C stops the server.", file=sys.stderr)
+            with contextlib.suppress(KeyboardInterrupt):
+                threading.Event().wait()
+    return 0
+
+
+def _open(url: str) -> None:
+    from autoplayer.webgame.browser import launch_app
+
+    with launch_app(url, display=os.environ["DISPLAY"], width=1100, height=850) as app:
+        print("Playing in Chromium; close its window or press Ctrl+C to stop.", file=sys.stderr)
+        with contextlib.suppress(KeyboardInterrupt):
+            app.process.wait()

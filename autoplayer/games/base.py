@@ -92,6 +92,14 @@ class Game(Protocol[ReadingT, SolutionT, MoveT]):
         """How many cells (tiles) the moves change: the report's gestures-against-cells."""
         ...
 
+    def fixes(self, moves: Sequence[MoveT]) -> int:
+        """By how much `check().wrong` should fall once the game has drawn the moves.
+
+        The loop waits to see that before it believes a verification (games draw
+        late); a batch that shows less is verified only after a longer stillness.
+        """
+        ...
+
     def overlay(self, frame: Frame, reading: ReadingT, solution: SolutionT | None) -> np.ndarray:
         """The dry run's picture: what was read, drawn over the frame (RGB)."""
         ...

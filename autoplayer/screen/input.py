@@ -20,9 +20,8 @@ import os
 import sys
 import threading
 import time
-from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import Any
 
@@ -46,14 +45,14 @@ class Pace:
     settle: float = 0.0
     """Pause after a batch before the capture that verifies it: the game must have
     drawn the last input first (GTK redraws a few milliseconds after the event)."""
+    hold: float = 0.0
+    """How long a click holds the button down."""
     release: float | None = None
-    """Pause before a drag's release; None: the same as `motion`. A game that only
-    needs its motions spaced apart (Pattern) takes the release at once."""
+    """Pause between a drag's last motion and its release (None: the motion pause)."""
 
     def slower(self, ms: float) -> Pace:
         """At least `ms` milliseconds after every gesture (the --pace option)."""
-        return Pace(max(self.gesture, ms / 1000), self.motion, self.click, self.settle,
-                    self.release)
+        return replace(self, gesture=max(self.gesture, ms / 1000))
 
 
 def check_inside(gestures: Sequence[Gesture], bounds: Rect) -> None:
@@ -89,9 +88,12 @@ class InputDriver:
         self.gestures = 0
         self._abort = threading.Event()
         self._reason = ""
-        self._ours: deque[tuple[int, int]] = deque(maxlen=64)
+        # Every point the bot moved to: the listener runs behind a burst of input and must
+        # still recognise our motion however far back it is.
+        self._ours: set[tuple[int, int]] = set()
         self._ours_lock = threading.Lock()
         self._left_at: tuple[int, int] | None = None
+        self._armed = False
         self._listeners: list[Any] = []
         self._mouse: Any = None
         self._keyboard: Any = None
@@ -117,8 +119,18 @@ class InputDriver:
                 listener.start()
                 listener.wait()
                 self._listeners.append(listener)
-        self._left_at = self._position()
+        self._armed = False
         return self
+
+    def arm(self) -> None:
+        """From now on any pointer movement the bot did not make aborts.
+
+        Separate from `start` so the listeners can start while the game is still
+        being read (the user may still be letting go of the mouse then); `perform`
+        arms the driver itself if nobody did.
+        """
+        self._left_at = self._position()
+        self._armed = True
 
     def stop(self) -> None:
         for listener in self._listeners:
@@ -146,7 +158,7 @@ class InputDriver:
         (an unmapped keycode, which no application acts on) is pressed.
         """
         with self._ours_lock:
-            self._ours.append(self._position())
+            self._ours.add(self._position())
         self._mouse.position = self._position()
         display = getattr(self._keyboard, "_display", None)
         if display is None:
@@ -171,7 +183,7 @@ class InputDriver:
             self._abort.set()
 
     def _on_move(self, x: int, y: int, injected: bool = False) -> None:
-        if injected:
+        if injected or not self._armed:
             return
         with self._ours_lock:
             if (x, y) in self._ours:
@@ -179,7 +191,7 @@ class InputDriver:
         self.abort(f"the mouse moved to ({x}, {y}) without the bot")
 
     def _on_scroll(self, x: int, y: int, dx: int, dy: int, injected: bool = False) -> None:
-        if not injected:
+        if not injected and self._armed:
             self.abort("the mouse wheel turned")
 
     def _on_key(self, key: Any, injected: bool = False) -> None:
@@ -223,7 +235,7 @@ class InputDriver:
     def _move(self, x: int, y: int) -> None:
         self._check()
         with self._ours_lock:
-            self._ours.append((x, y))
+            self._ours.add((x, y))
         self._mouse.position = (x, y)
         self._left_at = (x, y)
         self.events += 1
@@ -235,6 +247,8 @@ class InputDriver:
         """Every gesture in order; checks the whole batch against the board first."""
         if self._mouse is None:
             raise RuntimeError("InputDriver.perform before start()")
+        if not self._armed:
+            self.arm()
         check_inside(gestures, self.bounds)
         for g in gestures:
             self._check_pointer()
@@ -253,8 +267,12 @@ class InputDriver:
         self._wait(self.pace.click)
         button = self._button(g.button)
         self._mouse.press(button)
-        self._mouse.release(button)
-        self.events += 2
+        self.events += 1
+        try:
+            self._wait(self.pace.hold)
+        finally:
+            self._mouse.release(button)
+            self.events += 1
 
     def _drag(self, g: Drag) -> None:
         self._move(g.x0, g.y0)

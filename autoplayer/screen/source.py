@@ -45,13 +45,17 @@ class WindowSource:
 
     def __init__(
         self, screen: Screen, title: str | None = None, *, exact: bool = False,
-        wm_class: str | None = None, display: str | None = None,
+        wm_class: str | None = None, display: str | None = None, window_id: int | None = None,
     ) -> None:
-        from autoplayer.screen.window import find_window, open_display
+        """The window by title and/or class, or by X id (a program we started ourselves)."""
+        from autoplayer.screen.window import find_window, locate, open_display
 
         self.screen = screen
         self.disp = open_display(display)
-        self.window = find_window(self.disp, title, exact=exact, wm_class=wm_class)
+        if window_id is not None:
+            self.window = locate(self.disp, window_id)
+        else:
+            self.window = find_window(self.disp, title, exact=exact, wm_class=wm_class)
 
     def grab(self) -> Frame:
         from autoplayer.screen.window import check_visible, locate

@@ -11,6 +11,8 @@ import select
 import shutil
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import TracebackType
 
 from autoplayer.errors import UserError
@@ -93,3 +95,22 @@ class Xvfb:
         self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.stop()
+
+
+@contextmanager
+def virtual_display(width: int = 1280, height: int = 1024) -> Iterator[Xvfb]:
+    """An Xvfb that this process's X clients (mss, pynput, Xlib) use until the block ends.
+
+    pynput reads DISPLAY when a controller or listener is made, so it is set in
+    the environment and restored afterwards.
+    """
+    old = os.environ.get("DISPLAY")
+    with Xvfb(width, height) as server:
+        os.environ["DISPLAY"] = server.display
+        try:
+            yield server
+        finally:
+            if old is None:
+                os.environ.pop("DISPLAY", None)
+            else:
+                os.environ["DISPLAY"] = old

@@ -10,7 +10,10 @@ def luminance(image: np.ndarray) -> np.ndarray:
     """Rec. 601 luma as float32 in 0..255 (a grey image passes through)."""
     if image.ndim == 2:
         return image.astype(np.float32)
-    rgb = image[..., :3].astype(np.float32)
+    rgb = image[..., :3]
+    if rgb.dtype == np.uint8:
+        return cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2GRAY).astype(np.float32)
+    rgb = rgb.astype(np.float32)
     return rgb[..., 0] * 0.299 + rgb[..., 1] * 0.587 + rgb[..., 2] * 0.114
 
 

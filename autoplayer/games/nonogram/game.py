@@ -9,7 +9,7 @@ Simon Tatham's Pattern.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -28,9 +28,10 @@ if TYPE_CHECKING:
 
 SOLVE_TIMEOUT = 20.0
 
-# The bundled browser game: left click toggles a fill, right click toggles a
-# mark; a drag paints every cell the pointer enters with what the press did
-# to the first cell.
+# The bundled browser game (webgame/static/nonogram/game.js): left sets FILLED
+# and right sets EMPTY, except on a cell already in that state, which they
+# clear; a drag paints the run from the pressed cell to the pointer with what
+# the press did to the first cell.
 WEB = Profile(
     name="web",
     press={
@@ -40,18 +41,20 @@ WEB = Profile(
         (FILLED, Button.RIGHT): EMPTY,
     },
     drags=True,
-    drag_each_cell=True,
+    drag_each_cell=False,
     mark_empty=False,
 )
 
 PROFILES: dict[str, tuple[Profile, Pace]] = {
-    "web": (WEB, Pace(gesture=0.0, motion=0.004, click=0.0)),
+    # Without 10 ms around a drag's motion, Chromium under load applied some drags wrongly
+    # (bench nonogram-play: 2 of 5 20x20 runs needed repairs; with it, none).
+    "web": (WEB, Pace(gesture=0.0, motion=0.01, click=0.0)),
     # Pattern ends a drag at the last motion GTK reported, and GTK (motion hints)
-    # loses a motion that follows the previous one too closely: measured on a 20x20
-    # board on a loaded machine, 10 ms between a drag's two motions lost cells, 15 ms
-    # now and then, 20 ms none; the release needs no pause (bench/bench_pattern.py).
-    # A lost motion is repaired after the verifying capture. It redraws a few ms after
-    # the last event.
+    # loses a motion that follows the previous one too closely: measured on 20x20
+    # boards on a loaded machine (bench/bench_pattern.py), 10 ms between a drag's two
+    # motions lost cells, 15 ms now and then, 20 ms none, with the release at once.
+    # A lost motion is repaired after the verifying capture. GTK redraws a few ms
+    # after the last event, hence the settle.
     "pattern": (TATHAM_PATTERN, Pace(gesture=0.0, motion=0.020, click=0.0, settle=0.05,
                                      release=0.0)),
 }
@@ -72,6 +75,11 @@ class Reading:
     """The cells' rectangle; input never leaves it."""
     raw: Any = field(default=None, repr=False)
     """The reader's own result (geometry, confidences), for re-reading and overlays."""
+    unknown_level: float | None = None
+    """Median luminance of the cells first read as UNKNOWN: an undecided cell's look."""
+    layout: Any = field(default=None, repr=False)
+    """The clue layout as first seen (ink dark or light): games recolour clues as you play
+    (Pattern greys them, the bundled game dims them when solved), so it is not re-derived."""
 
 
 class NonogramGame:
@@ -85,14 +93,36 @@ class NonogramGame:
         self.profile = profile
         self.pace = pace if pace is not None else PROFILES.get(profile.name, (profile, Pace()))[1]
         self.templates = templates
+        self._loaded: Any = None
 
     # -- reading ----------------------------------------------------------
     def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
-        from autoplayer.games.nonogram import reader
+        """The whole board; after input only the cells (the clues cannot have changed)."""
+        from autoplayer.games.nonogram.reader import read_cells, read_nonogram
+        from autoplayer.vision.clues import find_clues
 
         if previous is None:
-            return reader_reading(reader.read_nonogram(frame.pixels, templates=self.templates))
-        return reader_reading(reader.reread_cells(frame.pixels, previous.raw))
+            first = reader_reading(read_nonogram(frame.pixels, templates=self._templates()))
+            levels = cell_levels(frame.pixels, first.raw.cells)
+            unknown = levels[first.shown == UNKNOWN]
+            level = float(np.median(unknown)) if unknown.size else None
+            layout = find_clues(frame.pixels, first.raw.grid)
+            return replace(first, unknown_level=level, layout=layout)
+        raw = previous.raw
+        state = read_cells(frame.pixels, raw.grid, previous.layout)
+        if previous.unknown_level is not None:
+            state = settle_unknowns(state, cell_levels(frame.pixels, raw.cells),
+                                    previous.unknown_level)
+        return replace(previous, shown=state, raw=replace(raw, state=state))
+
+    def _templates(self) -> Any:
+        if self.templates is None:
+            return None
+        if self._loaded is None:
+            from autoplayer.vision.templates import load_templates
+
+            self._loaded = load_templates(self.templates)
+        return self._loaded
 
     def board(self, reading: Reading) -> Rect:
         return reading.grid
@@ -133,6 +163,10 @@ class NonogramGame:
     def units(self, moves: Sequence[Stroke]) -> int:
         return sum(len(m) for m in moves)
 
+    def fixes(self, moves: Sequence[Stroke]) -> int:
+        """Every cell the strokes press is a wrong cell they put right."""
+        return len({cell for m in moves for cell in m.cells()})
+
     def check(self, reading: Reading, solution: np.ndarray) -> Check:
         wrong = [
             (r, c) for (r, c), have in np.ndenumerate(reading.shown)
@@ -142,17 +176,59 @@ class NonogramGame:
         return Check(len(wrong), int(solution.size), None, details)
 
     def overlay(self, frame: Frame, reading: Reading, solution: np.ndarray | None) -> np.ndarray:
-        from autoplayer.games.nonogram import reader
+        """The board, every cell and every number read (low-confidence ones marked), and
+        what the bot would do: '#' a cell to fill, 'x' one to mark, '-' one to clear."""
+        from autoplayer.games.nonogram.reader import LOW_CONFIDENCE
+        from autoplayer.vision.overlay import draw_overlay
 
-        return reader.draw_overlay(frame.pixels, reading.raw, solution)
+        raw = reading.raw
+        marks = []
+        if solution is not None:
+            label = {FILLED: "#", EMPTY: "x", UNKNOWN: "-"}
+            for stroke in self.plan(reading, solution):
+                for r, c in stroke.cells():
+                    after = self.profile.press[(int(reading.shown[r, c]), stroke.button)]
+                    marks.append((raw.cells[r][c], label[after]))
+        numbers = [(n.value, n.confidence, n.box) for _, _, n in raw.numbers()]
+        return draw_overlay(frame.pixels, raw.board, raw.cells, numbers, low=LOW_CONFIDENCE,
+                            cell_marks=marks)
 
 
 def reader_reading(result: Any) -> Reading:
-    """The reader's result as the loop's Reading."""
-    return Reading(
-        puzzle=result.puzzle, shown=result.cells, xs=tuple(result.xs), ys=tuple(result.ys),
-        grid=result.grid, raw=result,
-    )
+    """The reader's result as the loop's Reading: cell centres and the board to click in."""
+    xs = tuple((x0 + x1 - 1) / 2 for x0, x1 in result.grid.xs)
+    ys = tuple((y0 + y1 - 1) / 2 for y0, y1 in result.grid.ys)
+    return Reading(puzzle=result.puzzle, shown=result.state, xs=xs, ys=ys,
+                   grid=result.board, raw=result)
+
+
+UNDECIDED_TOLERANCE = 40.0
+"""Luminance steps (0..255) an undecided cell may differ by from how undecided cells looked."""
+
+
+def cell_levels(pixels: np.ndarray, cells: Sequence[Sequence[Rect]]) -> np.ndarray:
+    """Median luminance of the middle of every cell."""
+    from autoplayer.vision.image import luminance
+
+    lum = luminance(pixels)
+    out = np.zeros((len(cells), len(cells[0]) if cells else 0), dtype=np.float32)
+    for r, row in enumerate(cells):
+        for c, cell in enumerate(row):
+            m = max(1, cell.w // 4)
+            patch = lum[cell.y + m:cell.bottom - m, cell.x + m:cell.right - m]
+            out[r, c] = float(np.median(patch)) if patch.size else 0.0
+    return out
+
+
+def settle_unknowns(state: np.ndarray, levels: np.ndarray, unknown_level: float) -> np.ndarray:
+    """Cells read UNKNOWN that no longer look like the undecided cells did are marked EMPTY.
+
+    The reader alone cannot tell Pattern's white (empty) from an undecided cell
+    once no grey one is left to compare with; the first reading saw them.
+    """
+    out = state.copy()
+    out[(state == UNKNOWN) & (np.abs(levels - unknown_level) > UNDECIDED_TOLERANCE)] = EMPTY
+    return out
 
 
 def profile_for(name: str | None, window: WindowInfo | None) -> str:

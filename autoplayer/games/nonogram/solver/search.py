@@ -1,11 +1,12 @@
-"""The whole solve: line propagation, then probing, then backtracking guided by probes."""
+"""The whole solve: line propagation, probing, backtracking guided by probes, then SAT."""
 
 from __future__ import annotations
 
 import enum
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from autoplayer.games.nonogram.solver.line import masks_of
 from autoplayer.games.nonogram.solver.probe import probe
@@ -15,6 +16,28 @@ if TYPE_CHECKING:
     import numpy as np
 
     from autoplayer.games.nonogram.model import Puzzle
+
+
+NODE_BUDGET = 4
+"""Search nodes (each fully probed) before the SAT back end takes over."""
+
+
+def _sat_back_end() -> Callable[..., tuple[list[Board], bool]] | None:
+    """`sat_solutions` when python-sat is installed, else None (search alone then).
+
+    Only looked up, not imported, here: most searches end within the budget.
+    """
+    from importlib.util import find_spec
+
+    if find_spec("pysat") is None:
+        return None
+
+    def sat_solutions(*args: Any, **kwargs: Any) -> tuple[list[Board], bool]:
+        from autoplayer.games.nonogram.solver.sat import sat_solutions
+
+        return sat_solutions(*args, **kwargs)
+
+    return sat_solutions
 
 
 class Verdict(enum.Enum):
@@ -44,6 +67,8 @@ class SolveStats:
     probes: int = 0
     nodes: int = 0
     """Search nodes (the root counts as one once probing starts)."""
+    sat: bool = False
+    """Whether the search ran out of its node budget and the SAT back end finished."""
     seconds: float = 0.0
 
 
@@ -53,6 +78,7 @@ class SolveResult:
     grid: np.ndarray
     """H×W int8: what logic decided before any guess (UNKNOWN where it did not)."""
     solutions: list[np.ndarray] = field(default_factory=list)
+    """Solutions found, at most max_solutions (with TIMEOUT: those found in time)."""
     contradiction: Line | None = None
     """The first line found with no placement (0-based index), when there is one."""
     stats: SolveStats = field(default_factory=SolveStats)
@@ -96,11 +122,22 @@ def _start_board(height: int, width: int, grid: np.ndarray | None) -> Board:
     return board
 
 
-def _search(engine: Engine, root: Board, max_solutions: int) -> tuple[list[Board], bool]:
-    """Depth-first search from `root` (probed in place); (solutions, whether exhausted)."""
-    solutions: list[Board] = []
+class _OverBudget(Exception):
+    """The search used its node budget; the SAT back end takes over."""
+
+
+def _search(
+    engine: Engine, root: Board, max_solutions: int, solutions: list[Board],
+    node_budget: int | None,
+) -> bool:
+    """Depth-first search from `root` (probed in place), adding to `solutions`.
+
+    Returns whether the search space was exhausted (False: stopped at max_solutions).
+    """
     stack = [root]
     while stack:
+        if node_budget is not None and engine.nodes >= node_budget:
+            raise _OverBudget
         board = stack.pop()
         engine.nodes += 1
         engine.check_time()
@@ -118,8 +155,8 @@ def _search(engine: Engine, root: Board, max_solutions: int) -> tuple[list[Board
             stack.append(first)
             continue
         if len(solutions) >= max_solutions:
-            return solutions, False
-    return solutions, True
+            return False
+    return True
 
 
 def solve(
@@ -144,9 +181,14 @@ def solve(
     engine = Engine(puzzle.rows, puzzle.columns, deadline)
     board = _start_board(height, width, grid)
 
-    def result(verdict: Verdict, solutions: list[Board] = (), bad: Line | None = None):
+    sat_used = False
+    solutions: list[Board] = []
+
+    def result(
+        verdict: Verdict, solutions: Sequence[Board] = (), bad: Line | None = None
+    ) -> SolveResult:
         stats = SolveStats(
-            engine.lines_solved, engine.cache_hits, engine.probes, engine.nodes,
+            engine.lines_solved, engine.cache_hits, engine.probes, engine.nodes, sat_used,
             time.monotonic() - start,
         )
         return SolveResult(
@@ -154,17 +196,30 @@ def solve(
         )
 
     try:
-        rows, columns = engine.constrained_lines()
-        bad = engine.propagate(board, rows, columns)
+        bad = engine.propagate_all(board)
         if bad is not None:
             return result(Verdict.CONTRADICTION, bad=bad)
         if board.unknown == 0:
             return result(Verdict.LINE_SOLVABLE, [board])
         if logic_only:
             return result(Verdict.STALLED)
-        solutions, exhausted = _search(engine, board, max_solutions)
+        try:
+            sat = _sat_back_end()
+            budget = None if sat is None else NODE_BUDGET
+            exhausted = _search(engine, board, max_solutions, solutions, budget)
+        except _OverBudget:
+            sat_used = True
+            remaining = None if deadline is None else deadline - time.monotonic()
+            more, exhausted = sat(
+                puzzle.rows, puzzle.columns, board, max_solutions - len(solutions), solutions,
+                remaining,
+            )
+            solutions += more
+            if not exhausted and len(solutions) < max_solutions:
+                raise Timeout from None
     except Timeout:
-        return result(Verdict.TIMEOUT)
+        # any solution found so far is real; a player that accepts any grid can use it
+        return result(Verdict.TIMEOUT, solutions)
     if len(solutions) >= 2:
         return result(Verdict.MULTIPLE, solutions)
     if len(solutions) == 1:

@@ -1,0 +1,101 @@
+"""The nonogram page's side of the server: URL query -> puzzle and page config.
+
+The skins live in `static/nonogram/skins.json`, read here to check a URL and
+handed whole to the page, so Python and JavaScript never disagree about them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from autoplayer.errors import UserError
+from autoplayer.webgame.puzzles import parse_grid_param, parse_size, puzzle_json, seeded_puzzle
+from autoplayer.webgame.server import STATIC, GamePage, GameServer, PageConfig
+
+THEMES = ("light", "dark")
+MIN_CELL, MAX_CELL = 12, 40
+DEFAULT_SKIN = "pixel"
+
+
+@cache
+def skins() -> dict[str, dict[str, Any]]:
+    """Every skin by name, as the page draws them."""
+    return json.loads((STATIC / "nonogram" / "skins.json").read_text(encoding="utf-8"))
+
+
+SKINS: tuple[str, ...] = tuple(skins())
+
+
+def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
+    """The puzzle (by `puzzle=ID`, else `size=WxH&seed=N`) and the look a URL asks for.
+
+    Optional: `grid=` a started game (`puzzles.grid_param`), `hover=R,C` a cell
+    drawn as if the pointer were over it (until the pointer moves).
+    """
+    from autoplayer.games.nonogram.model import Puzzle
+
+    if "puzzle" in query:
+        puzzle = server.registered(query["puzzle"])
+        if not isinstance(puzzle, Puzzle):
+            raise UserError(f"puzzle {query['puzzle']!r} is not a nonogram")
+    else:
+        width, height = parse_size(query.get("size", "10x10"))
+        puzzle = seeded_puzzle(width, height, _int(query, "seed", 0))
+    skin = query.get("skin", DEFAULT_SKIN)
+    if skin not in skins():
+        raise UserError(f"unknown skin {skin!r}; skins: {', '.join(skins())}")
+    theme = query.get("theme", THEMES[0])
+    if theme not in THEMES:
+        raise UserError(f"unknown theme {theme!r}; themes: {', '.join(THEMES)}")
+    cell = _int(query, "cell", skins()[skin]["cell"])
+    if not MIN_CELL <= cell <= MAX_CELL:
+        raise UserError(f"cell size {cell} px is outside {MIN_CELL}..{MAX_CELL}")
+    config = {
+        "puzzle": puzzle_json(puzzle),
+        "skinName": skin,
+        "skin": skins()[skin],
+        "theme": theme,
+        "cell": cell,
+    }
+    # A started game (cells already set) and a highlighted cell, for pictures without a pointer.
+    if "grid" in query:
+        config["initial"] = parse_grid_param(query["grid"], puzzle.width, puzzle.height)
+    if "hover" in query:
+        config["hover"] = _cell(query["hover"], puzzle.width, puzzle.height)
+    name = puzzle.title or f"{puzzle.width}×{puzzle.height}"
+    return PageConfig(config, puzzle, f"Nonogram – {name}")
+
+
+def _cell(text: str, width: int, height: int) -> list[int]:
+    """'R,C' (0-based row and column) inside the board."""
+    row, sep, col = text.partition(",")
+    if not sep or not row.strip().isdigit() or not col.strip().isdigit():
+        raise UserError(f"hover={text!r} is not ROW,COLUMN (0-based)")
+    r, c = int(row), int(col)
+    if not (r < height and c < width):
+        raise UserError(f"hover cell {r},{c} is outside the {width}x{height} board")
+    return [r, c]
+
+
+def _int(query: Mapping[str, str], key: str, default: int) -> int:
+    text = query.get(key)
+    if text is None:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise UserError(f"{key}={text!r} is not a whole number") from None
+
+
+def load(path: str | Path) -> Any:
+    """A puzzle file in any format the engine reads (or a Pattern game ID)."""
+    from autoplayer.games.nonogram.formats import load_puzzle
+
+    return load_puzzle(path)
+
+
+PAGE = GamePage("nonogram", "nonogram/index.html", configure, load)

@@ -1,0 +1,493 @@
+// The bundled nonogram game: draws the board on a canvas in the skin it was given,
+// takes mouse input the way real nonogram sites do, judges the grid against the
+// clues itself, and reports every change to its server (the test's ground truth).
+"use strict";
+
+(function () {
+  const cfg = JSON.parse(document.getElementById("config").textContent);
+  const puzzle = cfg.puzzle;
+  const skin = cfg.skin;
+  const colours = skin[cfg.theme];
+  const W = puzzle.width;
+  const H = puzzle.height;
+  const pitch = cfg.cell;
+  const UNKNOWN = -1, EMPTY = 0, FILLED = 1;
+  const load = Math.random().toString(36).slice(2, 10);
+
+  // --- the pixel font: a bitmap table, 5×9 blocks ("1" is 2 wide), as Pixelo draws digits.
+  const PIXEL_DIGITS = {
+    "0": ["#####", "#####", "##.##", "##.##", "##.##", "##.##", "##.##", "#####", "#####"],
+    "1": ["##", "##", "##", "##", "##", "##", "##", "##", "##"],
+    "2": ["#####", "#####", "...##", "...##", "#####", "##...", "##...", "#####", "#####"],
+    "3": ["#####", "#####", "...##", "...##", ".####", "...##", "...##", "#####", "#####"],
+    "4": ["##.##", "##.##", "##.##", "##.##", "#####", "...##", "...##", "...##", "...##"],
+    "5": ["#####", "#####", "##...", "##...", "#####", "...##", "...##", "#####", "#####"],
+    "6": ["#####", "#####", "##...", "##...", "#####", "##.##", "##.##", "#####", "#####"],
+    "7": ["#####", "#####", "...##", "...##", "...##", "...##", "...##", "...##", "...##"],
+    "8": ["#####", "#####", "##.##", "##.##", "#####", "##.##", "##.##", "#####", "#####"],
+    "9": ["#####", "#####", "##.##", "##.##", "#####", "...##", "...##", "#####", "#####"],
+  };
+  const PIXEL_ROWS = 9;
+
+  // The board, possibly a started game the URL gave (`grid=`).
+  const grid = [];
+  for (let r = 0; r < H; r++) grid.push(cfg.initial ? cfg.initial[r].slice() : new Array(W).fill(UNKNOWN));
+
+  const canvas = document.getElementById("board");
+  const ctx = canvas.getContext("2d");
+  const isPixel = skin.font === "pixel";
+  // Pixel digits nearly fill a row (as Pixelo's do), and the widest column clue fits its column.
+  let block = Math.max(1, Math.floor((pitch - 3) / 9));
+  let fontPx = 0;
+  let textAscent = 0, textDescent = 0;
+
+  // --- measuring numbers in the skin's font -------------------------------------------
+  function setFont(px) {
+    ctx.font = `${skin.weight || "normal"} ${px}px ${skin.font}`;
+  }
+  function numberWidth(n) {
+    const s = String(n);
+    if (isPixel) {
+      let w = 0;
+      for (const ch of s) w += PIXEL_DIGITS[ch][0].length * block;
+      return w + (s.length - 1) * block;
+    }
+    return Math.round(ctx.measureText(s).width);
+  }
+  function numberHeight() {
+    return isPixel ? PIXEL_ROWS * block : textAscent + textDescent;
+  }
+  if (isPixel) {
+    const widestColumn = Math.max(0, ...puzzle.columns.flat());
+    while (block > 1 && numberWidth(widestColumn) > pitch - 3) block--;
+  } else {
+    fontPx = Math.max(8, Math.round(pitch * (skin.size || 0.6)));
+    setFont(fontPx);
+    // Two-digit column clues must fit their column, as on sites with small cells.
+    while (fontPx > 7 && ctx.measureText("88").width > pitch - 3) setFont(--fontPx);
+    const m = ctx.measureText("0123456789");
+    textAscent = Math.round(m.actualBoundingBoxAscent);
+    textDescent = Math.max(0, Math.round(m.actualBoundingBoxDescent));
+  }
+
+  // The numbers a line shows: a zero clue is "0" or nothing, depending on the skin.
+  function shown(clue) {
+    if (clue.length) return clue;
+    return skin.zero === "0" ? [0] : [];
+  }
+
+  // --- layout -------------------------------------------------------------------------
+  const boxed = skin.clues === "boxed";
+  const bands = skin.clues === "bands";
+  const lineH = boxed ? pitch : isPixel ? 12 * block : Math.round(fontPx * 1.25);
+  const rowGap = isPixel ? 5 * block : Math.round(fontPx * 0.55);
+  const colShown = puzzle.columns.map(shown);
+  const rowShown = puzzle.rows.map(shown);
+  const maxCol = Math.max(1, ...colShown.map((c) => c.length));
+  const maxRow = Math.max(1, ...rowShown.map((c) => c.length));
+  const boxW = Math.max(pitch, ...rowShown.flat().map((n) => numberWidth(n) + 6));
+  const toBoard = boxed ? 1 : isPixel ? Math.max(3, 2 * block) : 5;
+  function rowTextWidth(nums) {
+    if (boxed) return nums.length * boxW;
+    return nums.reduce((a, n) => a + numberWidth(n), 0) + Math.max(0, nums.length - 1) * rowGap;
+  }
+  const widest = Math.max(...rowShown.map(rowTextWidth), boxed ? maxRow * boxW : 0);
+  const bx = (boxed ? 1 : 10) + widest + toBoard;
+  const by = (boxed ? 1 : 8) + maxCol * lineH + toBoard;
+  const thick = skin.thick || 2;
+  const cssW = bx + W * pitch + thick;
+  const cssH = by + H * pitch + thick;
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.round(cssW * dpr);
+  canvas.height = Math.round(cssH * dpr);
+  canvas.style.width = cssW + "px";
+  canvas.style.height = cssH + "px";
+  ctx.scale(dpr, dpr);
+  if (!isPixel) setFont(fontPx);
+
+  const xLine = (i) => bx + i * pitch;
+  const yLine = (i) => by + i * pitch;
+
+  // Where every number goes (canvas pixels): the same table draws them and reports them.
+  const cluePlaces = { rows: [], columns: [] };
+  for (let c = 0; c < W; c++) {
+    const nums = colShown[c];
+    const places = [];
+    nums.forEach((n, k) => {
+      const slotTop = by - toBoard - (nums.length - k) * lineH;
+      const w = numberWidth(n), h = numberHeight();
+      const x = xLine(c) + Math.floor((pitch + 1 - w) / 2); // centred in the cell's interior
+      const y = slotTop + Math.round((lineH - h) / 2);
+      places.push({ value: n, x, y, w, h, slot: { x: xLine(c), y: slotTop, w: pitch, h: lineH } });
+    });
+    cluePlaces.columns.push(places);
+  }
+  for (let r = 0; r < H; r++) {
+    const nums = rowShown[r];
+    const places = [];
+    let right = bx - toBoard;
+    for (let k = nums.length - 1; k >= 0; k--) {
+      const n = nums[k];
+      const w = numberWidth(n), h = numberHeight();
+      const slotW = boxed ? boxW : w;
+      const x = right - slotW + (boxed ? Math.round((boxW - w) / 2) : 0);
+      const y = yLine(r) + Math.round((pitch - h) / 2) + 1;
+      places.unshift({ value: n, x, y, w, h, slot: { x: right - slotW, y: yLine(r), w: slotW, h: pitch } });
+      right -= slotW + (boxed ? 0 : rowGap);
+    }
+    cluePlaces.rows.push(places);
+  }
+
+  // --- judging ------------------------------------------------------------------------
+  function runsOf(cells) {
+    const runs = [];
+    let run = 0;
+    for (const v of cells) {
+      if (v === FILLED) run++;
+      else if (run) { runs.push(run); run = 0; }
+    }
+    if (run) runs.push(run);
+    return runs;
+  }
+  const sameRuns = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+  const rowDone = (r) => sameRuns(runsOf(grid[r]), puzzle.rows[r]);
+  const colDone = (c) => sameRuns(runsOf(grid.map((row) => row[c])), puzzle.columns[c]);
+  function isSolved() {
+    for (let r = 0; r < H; r++) if (!rowDone(r)) return false;
+    for (let c = 0; c < W; c++) if (!colDone(c)) return false;
+    return true;
+  }
+
+  // --- drawing ------------------------------------------------------------------------
+  let hover = cfg.hover ? { r: cfg.hover[0], c: cfg.hover[1] } : null; // {r, c} under the pointer
+
+  function fadeGradient(x0, y0, x1, y1, colour) {
+    const g = ctx.createLinearGradient(x0, y0, x1, y1);
+    g.addColorStop(0, colours.canvas);
+    g.addColorStop(0.45, colour);
+    g.addColorStop(1, colour);
+    return g;
+  }
+
+  function drawClueBackgrounds() {
+    for (let c = 0; c < W; c++) {
+      const hot = hover && hover.c === c;
+      const x = xLine(c) + 1, w = pitch - 1;
+      if (bands) {
+        ctx.fillStyle = fadeGradient(0, 0, 0, by, hot ? colours.hoverBand : c % 2 ? colours.band2 : colours.band1);
+        ctx.fillRect(x, 0, w, by - 2);
+      } else if (boxed) {
+        for (let k = 0; k < maxCol; k++) {
+          const y = by - toBoard - (k + 1) * lineH;
+          ctx.fillStyle = colours.boxLine;
+          ctx.fillRect(xLine(c), y, pitch + 1, lineH + 1);
+          ctx.fillStyle = hot ? colours.hoverBand : colours.box;
+          ctx.fillRect(xLine(c) + 1, y + 1, pitch - 1, lineH - 1);
+        }
+      } else if (hot) {
+        ctx.fillStyle = colours.hoverBand;
+        ctx.fillRect(x, 2, w, by - 4);
+      }
+    }
+    for (let r = 0; r < H; r++) {
+      const hot = hover && hover.r === r;
+      const y = yLine(r) + 1, h = pitch - 1;
+      if (bands) {
+        ctx.fillStyle = fadeGradient(0, 0, bx, 0, hot ? colours.hoverBand : r % 2 ? colours.band2 : colours.band1);
+        ctx.fillRect(0, y, bx - 2, h);
+      } else if (boxed) {
+        for (let k = 0; k < maxRow; k++) {
+          const x = bx - toBoard - (k + 1) * boxW;
+          ctx.fillStyle = colours.boxLine;
+          ctx.fillRect(x, yLine(r), boxW + 1, pitch + 1);
+          ctx.fillStyle = hot ? colours.hoverBand : colours.box;
+          ctx.fillRect(x + 1, yLine(r) + 1, boxW - 1, pitch - 1);
+        }
+      } else if (hot) {
+        ctx.fillStyle = colours.hoverBand;
+        ctx.fillRect(2, y, bx - 4, h);
+      }
+    }
+  }
+
+  function drawPixelNumber(n, x, y, ink, shadow) {
+    let cx = x;
+    for (const ch of String(n)) {
+      const rows = PIXEL_DIGITS[ch];
+      for (const [colour, d] of [[shadow, block], [ink, 0]]) {
+        if (!colour) continue;
+        ctx.fillStyle = colour;
+        rows.forEach((line, j) => {
+          for (let i = 0; i < line.length; i++) {
+            if (line[i] === "#") ctx.fillRect(cx + i * block + d, y + j * block + d, block, block);
+          }
+        });
+      }
+      cx += rows[0].length * block + block;
+    }
+  }
+
+  function drawNumber(place, done) {
+    const zero = place.value === 0;
+    const ink = zero ? colours.inkZero : done && skin.done === "fade" ? colours.inkDone : colours.ink;
+    if (isPixel) {
+      drawPixelNumber(place.value, place.x, place.y, ink, zero ? null : colours.shadow);
+    } else {
+      ctx.fillStyle = ink;
+      ctx.textBaseline = "alphabetic";
+      ctx.fillText(String(place.value), place.x, place.y + textAscent);
+    }
+    if (done && !zero && skin.done === "strike") {
+      ctx.strokeStyle = colours.ink;
+      ctx.lineWidth = Math.max(1, Math.round(pitch / 16));
+      ctx.beginPath();
+      ctx.moveTo(place.x - 2, place.y + place.h + 1);
+      ctx.lineTo(place.x + place.w + 2, place.y - 1);
+      ctx.stroke();
+    }
+  }
+
+  function drawClues() {
+    cluePlaces.columns.forEach((places, c) => {
+      const done = colDone(c);
+      places.forEach((p) => drawNumber(p, done));
+    });
+    cluePlaces.rows.forEach((places, r) => {
+      const done = rowDone(r);
+      places.forEach((p) => drawNumber(p, done));
+    });
+  }
+
+  function drawCells() {
+    for (let r = 0; r < H; r++) {
+      for (let c = 0; c < W; c++) {
+        const x = xLine(c) + 1, y = yLine(r) + 1, s = pitch - 1;
+        ctx.fillStyle = colours.cell;
+        ctx.fillRect(x, y, s, s);
+        const v = grid[r][c];
+        if (hover && (hover.r === r || hover.c === c) && v !== FILLED) {
+          ctx.fillStyle = colours.hoverCell;
+          ctx.fillRect(x, y, s, s);
+        }
+        if (v === FILLED) {
+          ctx.fillStyle = colours.filled;
+          ctx.fillRect(x, y, s, s);
+        } else if (v === EMPTY) {
+          drawMark(x, y, s);
+        }
+      }
+    }
+  }
+
+  function drawMark(x, y, s) {
+    ctx.strokeStyle = ctx.fillStyle = colours.mark;
+    if (skin.mark === "dot") {
+      ctx.beginPath();
+      ctx.arc(x + s / 2, y + s / 2, Math.max(1.5, s * 0.12), 0, 2 * Math.PI);
+      ctx.fill();
+      return;
+    }
+    const m = Math.round(s * 0.28);
+    ctx.lineWidth = Math.max(1, Math.round(s / 14));
+    ctx.beginPath();
+    ctx.moveTo(x + m, y + m);
+    ctx.lineTo(x + s - m, y + s - m);
+    ctx.moveTo(x + s - m, y + m);
+    ctx.lineTo(x + m, y + s - m);
+    ctx.stroke();
+  }
+
+  function drawLines() {
+    const bw = W * pitch, bh = H * pitch;
+    ctx.fillStyle = colours.grid;
+    for (let i = 0; i <= W; i++) ctx.fillRect(xLine(i), by, 1, bh + 1);
+    for (let j = 0; j <= H; j++) ctx.fillRect(bx, yLine(j), bw + 1, 1);
+    // Thick lines every 5 cells, centred on the thin one; the border is thick too.
+    const lo = Math.floor((thick - 1) / 2);
+    ctx.fillStyle = colours.thickLine;
+    for (let i = 5; i < W; i += 5) ctx.fillRect(xLine(i) - lo, by, thick, bh + 1);
+    for (let j = 5; j < H; j += 5) ctx.fillRect(bx, yLine(j) - lo, bw + 1, thick);
+    ctx.fillStyle = colours.border;
+    ctx.fillRect(bx - lo, by - lo, bw + thick, thick);
+    ctx.fillRect(bx - lo, yLine(H) - lo, bw + thick, thick);
+    ctx.fillRect(bx - lo, by - lo, thick, bh + thick);
+    ctx.fillRect(xLine(W) - lo, by - lo, thick, bh + thick);
+  }
+
+  function drawCursor() {
+    if (!hover || !colours.cursor) return;
+    ctx.strokeStyle = colours.cursor;
+    ctx.lineWidth = 2;
+    ctx.strokeRect(xLine(hover.c) + 2, yLine(hover.r) + 2, pitch - 3, pitch - 3);
+  }
+
+  function draw() {
+    ctx.fillStyle = colours.canvas;
+    ctx.fillRect(0, 0, cssW, cssH);
+    drawClueBackgrounds();
+    drawClues();
+    drawCells();
+    drawLines();
+    drawCursor();
+  }
+
+  // --- page chrome --------------------------------------------------------------------
+  document.body.classList.add("skin-" + cfg.skinName, "theme-" + cfg.theme);
+  for (const key of ["page", "panel", "text", "header", "canvas", "cell", "grid", "border", "filled"]) {
+    document.documentElement.style.setProperty("--" + key, colours[key]);
+  }
+  document.getElementById("puzzle-name").textContent = puzzle.title || `${W}×${H}`;
+  const statusEl = document.getElementById("status");
+  const timerEl = document.getElementById("timer");
+  const movesEl = document.getElementById("moves");
+  const filledEl = document.getElementById("filled");
+  let started = null, timerId = null, solved = false, events = 0, seq = 0;
+
+  function tick() {
+    const s = Math.floor((Date.now() - started) / 1000);
+    timerEl.textContent = String(Math.floor(s / 60)).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0");
+  }
+  function startTimer() {
+    if (started !== null) return; // the clock starts with the first move, as on most sites
+    started = Date.now();
+    timerId = setInterval(tick, 1000);
+  }
+
+  // --- reporting ----------------------------------------------------------------------
+  function post(kind, body) {
+    body.session = cfg.session;
+    body.load = load;
+    const text = JSON.stringify(body);
+    // keepalive lets a report outlive the page (a screenshot tool navigating away), but
+    // the browser caps all keepalive bodies in flight at 64 KB, and a fast drag sends many.
+    return fetch("/api/" + kind, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: text,
+      keepalive: kind === "layout" && text.length < 32768,
+    }).catch(() => {});
+  }
+  function reportState() {
+    post("state", { seq: ++seq, grid, solved, events, width: W, height: H });
+  }
+  function layout() {
+    const r = canvas.getBoundingClientRect();
+    const ox = r.left, oy = r.top;
+    const rect = (p) => ({ x: p.x + ox, y: p.y + oy, w: p.w, h: p.h });
+    const number = (p) => ({ value: p.value, ...rect(p), slot: rect(p.slot) });
+    return {
+      session: cfg.session,
+      skin: cfg.skinName,
+      theme: cfg.theme,
+      width: W,
+      height: H,
+      pitch,
+      thick,
+      board: { x: ox + bx, y: oy + by, w: W * pitch + 1, h: H * pitch + 1 },
+      xs: Array.from({ length: W + 1 }, (_, i) => ox + xLine(i)),
+      ys: Array.from({ length: H + 1 }, (_, j) => oy + yLine(j)),
+      canvas: { x: ox, y: oy, w: cssW, h: cssH },
+      rowClueArea: { x: ox, y: oy + by, w: bx, h: H * pitch + 1 },
+      columnClueArea: { x: ox + bx, y: oy, w: W * pitch + 1, h: by },
+      clues: {
+        rows: cluePlaces.rows.map((ps) => ps.map(number)),
+        columns: cluePlaces.columns.map((ps) => ps.map(number)),
+      },
+      devicePixelRatio: dpr,
+      viewport: { w: window.innerWidth, h: window.innerHeight },
+      screen: { x: window.screenX, y: window.screenY },
+      outer: { w: window.outerWidth, h: window.outerHeight },
+    };
+  }
+  function reportLayout() {
+    window.nonogramLayout = layout();
+    return post("layout", window.nonogramLayout);
+  }
+
+  // --- input --------------------------------------------------------------------------
+  function cellAt(ev, clamp) {
+    const r = canvas.getBoundingClientRect();
+    const x = ev.clientX - r.left - bx, y = ev.clientY - r.top - by;
+    let c = Math.floor(x / pitch), row = Math.floor(y / pitch);
+    if (clamp) {
+      c = Math.min(W - 1, Math.max(0, c));
+      row = Math.min(H - 1, Math.max(0, row));
+    } else if (c < 0 || c >= W || row < 0 || row >= H) {
+      return null;
+    }
+    return { r: row, c };
+  }
+
+  let drag = null; // {r0, c0, target, before}
+
+  function changed() {
+    solved = isSolved();
+    if (solved && timerId !== null) { clearInterval(timerId); timerId = null; }
+    statusEl.textContent = solved ? "Solved!" : "Good luck!";
+    statusEl.classList.toggle("solved", solved);
+    movesEl.textContent = String(events);
+    filledEl.textContent = String(grid.flat().filter((v) => v === FILLED).length);
+    draw();
+    reportState();
+  }
+
+  function paintRun(to) {
+    // The first cell's new state along the row or column (whichever the pointer moved along more).
+    const before = drag.before;
+    for (let r = 0; r < H; r++) grid[r] = before[r].slice();
+    const dr = to.r - drag.r0, dc = to.c - drag.c0;
+    const along = Math.abs(dc) >= Math.abs(dr);
+    const n = along ? Math.abs(dc) : Math.abs(dr);
+    const step = along ? Math.sign(dc) : Math.sign(dr);
+    for (let i = 0; i <= n; i++) {
+      if (along) grid[drag.r0][drag.c0 + i * step] = drag.target;
+      else grid[drag.r0 + i * step][drag.c0] = drag.target;
+    }
+  }
+
+  canvas.addEventListener("mousedown", (ev) => {
+    const cell = cellAt(ev, false);
+    if (!cell || (ev.button !== 0 && ev.button !== 2)) return;
+    if (drag && (ev.buttons & (ev.buttons - 1))) return; // a second button during a drag
+    ev.preventDefault();
+    const want = ev.button === 0 ? FILLED : EMPTY;
+    const target = grid[cell.r][cell.c] === want ? UNKNOWN : want; // clicking a set cell clears it
+    events++;
+    startTimer();
+    drag = { r0: cell.r, c0: cell.c, target, before: grid.map((row) => row.slice()), last: cell };
+    paintRun(cell);
+    changed();
+  });
+  window.addEventListener("mousemove", (ev) => {
+    const over = cellAt(ev, false);
+    const moved = (over && (!hover || hover.r !== over.r || hover.c !== over.c)) || (!over && hover);
+    hover = over;
+    if (drag && ev.buttons === 0) drag = null; // released outside the window
+    if (drag) {
+      const to = cellAt(ev, true);
+      if (to.r !== drag.last.r || to.c !== drag.last.c) {
+        drag.last = to;
+        paintRun(to);
+        changed();
+        return;
+      }
+    }
+    if (moved) draw();
+  });
+  window.addEventListener("mouseup", () => { drag = null; });
+  canvas.addEventListener("mouseleave", () => { if (!drag && hover) { hover = null; draw(); } });
+  canvas.addEventListener("contextmenu", (ev) => ev.preventDefault());
+
+  document.getElementById("restart").addEventListener("click", () => {
+    for (const row of grid) row.fill(UNKNOWN);
+    changed();
+  });
+  document.getElementById("help-toggle").addEventListener("click", () => {
+    document.body.classList.toggle("help-hidden");
+  });
+  window.addEventListener("resize", reportLayout);
+  window.addEventListener("scroll", reportLayout);
+
+  changed();
+  reportLayout().then(() => { window.nonogramReady = true; });
+})();
