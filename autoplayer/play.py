@@ -237,8 +237,6 @@ def _play(game: Game[Any, Any, Any], source: FrameSource, report: Report, starte
         if source.moved(frame):
             # The window moved since it was read: read it where it is now.
             with _stage(report, "capture"):
-                if pace.settle > 0:
-                    time.sleep(pace.settle)
                 frame = source.grab()
             with _stage(report, "read"):
                 reading = game.read(frame, reading)

@@ -164,10 +164,9 @@ cell was read back:
 The smallest pause that lost no cell here: **{safe * 1000:.0f} ms** (it moves with the
 machine's load: on quieter runs 15 ms lost nothing; a pause before the release, tried
 earlier, changes nothing: it is the spacing of the motions that counts). The bot uses
-{used.motion * 1000:.0f} ms; a motion lost anyway shows in the verifying capture and the
-next batch repairs those cells. It waits {used.settle * 1000:.0f} ms after a batch before
-that capture (GTK redraws a few ms after the last event; without the wait the last
-strokes look missing). Clicks need no pause.
+{used.motion * 1000:.0f} ms; a motion lost anyway shows in the verifying capture (taken
+once the board has stopped changing: GTK redraws a few ms after the last event) and the
+next batch repairs those cells. Clicks need no pause.
 
 **`autoplayer play --window Pattern`, start to the game's completion flash**
 (median of {PLAY_SEEDS} puzzles; the flash is seen by a watcher outside the bot):

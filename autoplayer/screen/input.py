@@ -42,9 +42,6 @@ class Pace:
     games) drops a motion arriving within about 30 ms of the previous one."""
     click: float = 0.0
     """Pause between arriving on a point and pressing there."""
-    settle: float = 0.0
-    """Pause after a batch before the capture that verifies it: the game must have
-    drawn the last input first (GTK redraws a few milliseconds after the event)."""
     hold: float = 0.0
     """How long a click holds the button down."""
     release: float | None = None

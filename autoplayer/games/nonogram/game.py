@@ -53,10 +53,8 @@ PROFILES: dict[str, tuple[Profile, Pace]] = {
     # loses a motion that follows the previous one too closely: measured on 20x20
     # boards on a loaded machine (bench/bench_pattern.py), 10 ms between a drag's two
     # motions lost cells, 15 ms now and then, 20 ms none, with the release at once.
-    # A lost motion is repaired after the verifying capture. GTK redraws a few ms
-    # after the last event, hence the settle.
-    "pattern": (TATHAM_PATTERN, Pace(gesture=0.0, motion=0.020, click=0.0, settle=0.05,
-                                     release=0.0)),
+    # A lost motion is repaired after the verifying capture.
+    "pattern": (TATHAM_PATTERN, Pace(gesture=0.0, motion=0.020, click=0.0, release=0.0)),
 }
 
 
