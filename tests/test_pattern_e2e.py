@@ -163,20 +163,6 @@ def test_window_moved_between_cycles_is_followed(xserver: Xvfb) -> None:
             watch.stop()
 
 
-def _untouched(xserver: Xvfb, game: PatternProcess, *args: str) -> subprocess.CompletedProcess:
-    """Runs the bot expecting refusal; asserts it sent nothing at all."""
-    before = game.grab()
-    where = pointer(xserver.display)
-    result = run_play(xserver.display, *args, timeout=60)
-    time.sleep(0.2)
-    assert result.returncode == 2, result.stderr + result.stdout
-    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-    assert "Traceback" not in result.stderr
-    assert pointer(xserver.display) == where, "the bot moved the pointer"
-    assert np.array_equal(game.grab(), before), "the game's window changed"
-    return result
-
-
 FIFTEEN = "/usr/games/sgt-fifteen"
 FIFTEEN_ID = "4x4:4,6,5,12,9,0,11,1,10,3,8,7,14,13,2,15"
 

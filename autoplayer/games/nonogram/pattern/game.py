@@ -60,11 +60,11 @@ class PatternGame(NonogramGame):
     def __init__(self, templates: str | None = None, pace: Pace | None = None) -> None:
         profile, default_pace = PROFILES["pattern"]
         super().__init__(profile, pace or default_pace, templates)
-        self._templates = load_named(templates)
+        self.digit_templates = load_named(templates)
 
     def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
         if previous is None:
-            return to_reading(read_pattern(frame.pixels, self._templates))
+            return to_reading(read_pattern(frame.pixels, self.digit_templates))
         return to_reading(reread_cells(frame.pixels, previous.raw))
 
     def solve(self, reading: Reading) -> Solved[np.ndarray]:
@@ -154,8 +154,3 @@ def solve_clipped(read: PatternRead) -> Solved[np.ndarray]:
                     "will not guess (run Pattern with a larger PATTERN_TILESIZE or a smaller "
                     "puzzle)")
 
-
-def make_game(*, templates: str | None = None, profile: str | None = None,
-              window: object | None = None) -> PatternGame:
-    """The factory `autoplayer play --game pattern` uses (the options of the nonogram one)."""
-    return PatternGame(templates)
