@@ -5,11 +5,12 @@ subprocess, and judged by the game alone: a watcher in this process polls the
 window and must see Pattern's completion flash, which it shows only when its
 own `execute_move` finds every cell decided and every clue met.
 
-The screen is 1280x1024 (a common desktop). Pattern never shrinks a puzzle to
-fit, so a combination whose window is taller or wider than that is skipped,
-with the size in the reason: only 25x25 at 32 px tiles (1088x1113).
+The screen is 1920x1200 (a common desktop), which holds every combination,
+the largest being 25x25 at 32 px tiles (a 1088x1113 window). Pattern never
+shrinks a puzzle to fit, so a combination too big for the screen would be
+skipped with its size in the reason.
 
-Runtime: 3 seeds of each of the 14 combinations that fit (42 games) plus the
+Runtime: 3 seeds of each of the 15 combinations (45 games) plus the
 error cases took 2.5 minutes on 2 shared cores at load ~10; the Pattern
 suite's budget is 12, which leaves room for a slower CI machine.
 """
@@ -36,7 +37,7 @@ from autoplayer.games.nonogram.pattern.session import (
 )
 from autoplayer.screen.xvfb import Xvfb
 
-SCREEN = (1280, 1024)
+SCREEN = (1920, 1200)
 MENU_BAR = 40
 """Room left for GTK's menu bar above the canvas when deciding what fits (it is 25 px here)."""
 SEEDS = {5: 3, 10: 3, 15: 3, 20: 3, 25: 3}
