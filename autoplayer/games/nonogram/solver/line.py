@@ -39,8 +39,15 @@ def _runs(can_fill: int, length: int) -> int:
     return runs
 
 
+_REVERSED_BYTE = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
+"""Each byte with its bits in reverse order: a bytes.translate table."""
+
+
 def _reverse(x: int, width: int) -> int:
-    return int(format(x, f"0{width}b")[::-1], 2) if x else 0
+    """The low `width` bits of x in reverse order: a byte-table lookup, not a string."""
+    size = (width + 7) >> 3
+    flipped = int.from_bytes(x.to_bytes(size, "little").translate(_REVERSED_BYTE), "big")
+    return flipped >> ((size << 3) - width)
 
 
 def _forward(clue: Clue, can_empty: int, runs: dict[int, int]) -> list[int]:
@@ -87,8 +94,7 @@ def _backward(clue: Clue, can_empty: int, can_fill: int, width: int) -> list[int
         reach = landed | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
         rev.append(reach)
     # positions 0..width of the reversed line map to width..0 of ours
-    fmt = f"0{width + 1}b"
-    return [int(format(r, fmt)[::-1], 2) for r in reversed(rev)]
+    return [_reverse(r, width + 1) for r in reversed(rev)]
 
 
 def _plan(clue: Clue, n: int, filled: int, empty: int):
@@ -122,10 +128,15 @@ def solve_masks(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] 
 
     A known stretch at either end that closes with an empty cell holds whole
     blocks: they are matched against the clue and cut off, and the dynamic
-    programme runs on what is left (late in a solve, most of the line).
+    programme runs on what is left (late in a solve, most of the line). On a
+    blank line whose blocks are all no longer than its slack, every cell can be
+    filled and every cell empty, so nothing follows (most lines of a big puzzle
+    at the start).
     """
     full = (1 << n) - 1
     known = filled | empty
+    if not known and clue and n - sum(clue) - len(clue) + 1 >= max(clue):
+        return 0, 0
     if known == full:
         return (filled, empty) if tuple(_block_lengths(filled)) == clue else None
     lead = (~known & (known + 1)).bit_length() - 1  # known cells at the start
@@ -191,32 +202,30 @@ def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | 
     if not (reach >> width) & 1:
         return None
     # backward: forward over the reversed line, where each block is "a gap, then the block"
-    fmt = f"0{width}b"
-    rev_empty = int(format(can_empty, fmt)[::-1], 2)
-    rev_fill = int(format(can_fill, fmt)[::-1], 2) if can_fill else 0
+    size = (width + 7) >> 3
+    table = _REVERSED_BYTE
+    unused = (size << 3) - width
+    rev_empty = int.from_bytes(can_empty.to_bytes(size, "little").translate(table), "big") >> unused
     allowed = rev_empty << 1
     seeds = 2 & allowed
     reach = 1 | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
-    stride = width + 1
-    packed = reach
-    shift = 0
+    slot = (width + 8) >> 3  # bytes for one reach set (positions 0..width)
+    rev = [reach]
     rev_fits: dict[int, int] = {}
     for length in reversed(clue):
         r = rev_fits.get(length)
-        if r is None:
-            r, have = rev_fill, 1
-            while have < length:
-                step = have if have <= length - have else length - have
-                r &= r >> step
-                have += step
-            r = rev_fits[length] = rev_empty & (r >> 1)
+        if r is None:  # fits[length] reversed: a block's start there is its far end here
+            r = fits[length].to_bytes(size, "little").translate(table)
+            r = rev_fits[length] = int.from_bytes(r, "big") >> (unused + length)
         landed = (reach & r) << (length + 1)
         seeds = (landed << 1) & allowed
         reach = landed | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
-        shift += stride
-        packed |= reach << shift
-    # reversing the packed string reverses each set and their order: back[j] sits at j*stride
-    back = int(format(packed, f"0{stride * (len(clue) + 1)}b")[::-1], 2)
+        rev.append(reach)
+    # the sets packed side by side, a slot of bytes each, and reversed in one go: that
+    # reverses each set and their order, so back[j] sits at j*stride
+    stride = slot << 3
+    packed = b"".join([r.to_bytes(slot, "little") for r in rev]).translate(table)
+    back = int.from_bytes(packed, "big") >> (stride - 1 - width)
     mask = (1 << stride) - 1
     may_fill = 0
     may_empty = 0
