@@ -29,6 +29,26 @@ def _fill(allowed: int, seeds: int) -> int:
     return (((allowed + seeds) ^ allowed) | seeds) & allowed
 
 
+def _doubling_steps(length: int) -> tuple[int, ...]:
+    """Shifts that take a run of 1 to a run of `length` by doubling (1, 2, 4, ... then the rest)."""
+    steps, have = [], 1
+    while have < length:
+        step = have if have <= length - have else length - have
+        steps.append(step)
+        have += step
+    return tuple(steps)
+
+
+class _StepTable(dict[int, tuple[int, ...]]):
+    def __missing__(self, length: int) -> tuple[int, ...]:
+        steps = self[length] = _doubling_steps(length)
+        return steps
+
+
+_STEPS = _StepTable()
+"""_STEPS[length]: the doubling shifts for a block of that length, made on first use."""
+
+
 def _runs(can_fill: int, length: int) -> int:
     """Start positions s whose cells s..s+length-1 may all be filled."""
     runs, have = can_fill, 1
@@ -181,13 +201,12 @@ def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | 
     can_fill = full & ~empty
     # fits[length]: starts where a block of that length and its gap cell fit
     fits: dict[int, int] = {}
+    steps = _STEPS
     for length in clue:
         if length not in fits:
-            r, have = can_fill, 1
-            while have < length:
-                step = have if have <= length - have else length - have
+            r = can_fill
+            for step in steps[length]:
                 r &= r >> step
-                have += step
             fits[length] = r & (can_empty >> length)
     allowed = can_empty << 1
     seeds = 2 & allowed
@@ -235,11 +254,9 @@ def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | 
         back_next = back & mask
         fj = fwd[j]
         starts = fj & fits[length] & (back_next >> (length + 1))
-        cover, have = starts, 1
-        while have < length:
-            step = have if have <= length - have else length - have
+        cover = starts
+        for step in steps[length]:
             cover |= cover << step
-            have += step
         may_fill |= cover
         may_empty |= (starts << length) | (fj & (back_j >> 1))
         back_j = back_next
