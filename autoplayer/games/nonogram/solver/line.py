@@ -228,8 +228,11 @@ def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | 
     allowed = rev_empty << 1
     seeds = 2 & allowed
     reach = 1 | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
+    # the reach sets go side by side into one integer, a whole number of bytes each, the
+    # first set highest; reversing it in one go then reverses each set and their order
     slot = (width + 8) >> 3  # bytes for one reach set (positions 0..width)
-    rev = [reach]
+    stride = slot << 3
+    packed = reach
     rev_fits: dict[int, int] = {}
     for length in reversed(clue):
         r = rev_fits.get(length)
@@ -239,19 +242,19 @@ def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | 
         landed = (reach & r) << (length + 1)
         seeds = (landed << 1) & allowed
         reach = landed | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
-        rev.append(reach)
-    # the sets packed side by side, a slot of bytes each, and reversed in one go: that
-    # reverses each set and their order, so back[j] sits at j*stride
-    stride = slot << 3
-    packed = b"".join([r.to_bytes(slot, "little") for r in rev]).translate(table)
+        packed = (packed << stride) | reach
+    k = len(clue)
+    packed = packed.to_bytes(slot * (k + 1), "little").translate(table)
+    # now back[k] sits lowest and back[0] highest: the blocks are taken last to first
     back = int.from_bytes(packed, "big") >> (stride - 1 - width)
     mask = (1 << stride) - 1
     may_fill = 0
-    may_empty = 0
-    back_j = back & mask
-    for j, length in enumerate(clue):
+    back_next = back & mask
+    may_empty = fwd[k] & (back_next >> 1)
+    for j in range(k - 1, -1, -1):
         back >>= stride
-        back_next = back & mask
+        back_j = back & mask
+        length = clue[j]
         fj = fwd[j]
         starts = fj & fits[length] & (back_next >> (length + 1))
         cover = starts
@@ -259,8 +262,7 @@ def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | 
             cover |= cover << step
         may_fill |= cover
         may_empty |= (starts << length) | (fj & (back_j >> 1))
-        back_j = back_next
-    may_empty |= fwd[-1] & (back_j >> 1)
+        back_next = back_j
     may_empty &= can_empty
     return full & ~may_empty, full & ~may_fill
 
