@@ -64,8 +64,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _command_in(argv: Sequence[str]) -> str | None:
-    """The command word: the first argument that is not an option."""
-    return next((arg for arg in argv if not arg.startswith("-")), None)
+    """The command word when it comes first (`autoplayer -h solve` is the full help)."""
+    return argv[0] if argv and not argv[0].startswith("-") else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,3 +1,5 @@
+import pytest
+
 from autoplayer.cli import main
 
 
@@ -24,13 +26,13 @@ def test_command_table_names_every_command_of_every_module():
     assert registered == COMMANDS
 
 
-def test_help_still_lists_every_command(capsys):
+@pytest.mark.parametrize("argv", [["--help"], ["-h", "solve"], ["--help", "count"]])
+def test_help_still_lists_every_command(capsys, argv):
     from autoplayer.cli import COMMANDS
 
-    try:
-        main(["--help"])
-    except SystemExit as stop:
-        assert stop.code == 0
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 0
     out = capsys.readouterr().out
     assert all(name in out for name in COMMANDS)
 
