@@ -153,10 +153,12 @@ def solve_masks(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] 
     filled and every cell empty, so nothing follows (most lines of a big puzzle
     at the start).
     """
-    full = (1 << n) - 1
     known = filled | empty
-    if not known and clue and n - sum(clue) - len(clue) + 1 >= max(clue):
-        return 0, 0
+    if n and not (known & 1 or known >> (n - 1)):  # both ends unknown: nothing to cut off
+        if not known and clue and n - sum(clue) - len(clue) + 1 >= max(clue):
+            return 0, 0
+        return _solve_dp(clue, n, filled, empty)
+    full = (1 << n) - 1
     if known == full:
         return (filled, empty) if tuple(_block_lengths(filled)) == clue else None
     lead = (~known & (known + 1)).bit_length() - 1  # known cells at the start
@@ -221,10 +223,22 @@ def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | 
     if not (reach >> width) & 1:
         return None
     # backward: forward over the reversed line, where each block is "a gap, then the block"
+    # can_empty and every fits[length] are reversed in one go, side by side a whole number
+    # of bytes each; a block's fits reversed is where its far end may be, so less `length`
     size = (width + 7) >> 3
+    bits = size << 3
     table = _REVERSED_BYTE
-    unused = (size << 3) - width
-    rev_empty = int.from_bytes(can_empty.to_bytes(size, "little").translate(table), "big") >> unused
+    packed = can_empty
+    for r in fits.values():
+        packed = (packed << bits) | r
+    rev = int.from_bytes(packed.to_bytes(size * (len(fits) + 1), "little").translate(table), "big")
+    unused = bits - width
+    wide = (1 << bits) - 1
+    rev_empty = (rev & wide) >> unused
+    rev_fits: dict[int, int] = {}
+    for length in fits:
+        rev >>= bits
+        rev_fits[length] = (rev & wide) >> (unused + length)
     allowed = rev_empty << 1
     seeds = 2 & allowed
     reach = 1 | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
@@ -233,12 +247,8 @@ def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | 
     slot = (width + 8) >> 3  # bytes for one reach set (positions 0..width)
     stride = slot << 3
     packed = reach
-    rev_fits: dict[int, int] = {}
     for length in reversed(clue):
-        r = rev_fits.get(length)
-        if r is None:  # fits[length] reversed: a block's start there is its far end here
-            r = fits[length].to_bytes(size, "little").translate(table)
-            r = rev_fits[length] = int.from_bytes(r, "big") >> (unused + length)
+        r = rev_fits[length]
         landed = (reach & r) << (length + 1)
         seeds = (landed << 1) & allowed
         reach = landed | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
