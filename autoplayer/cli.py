@@ -5,6 +5,8 @@ exposes `register(subparsers)`, which adds its sub-parsers and sets
 `func(args) -> int` on them. Modules import their heavy dependencies (numpy,
 OpenCV, numba, pynput) inside the command function, so `autoplayer solve`
 starts in well under a second and a headless machine can run the offline tools.
+A run imports only the module of the command it names (`COMMANDS`); every
+module is imported only to list them all (`--help`, a mistyped command).
 """
 
 from __future__ import annotations
@@ -30,20 +32,46 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+COMMANDS: dict[str, str] = {
+    "convert": "autoplayer.commands.formats",
+    "show": "autoplayer.commands.formats",
+    "check": "autoplayer.commands.formats",
+    "solve": "autoplayer.commands.solve",
+    "count": "autoplayer.commands.count",
+    "play": "autoplayer.commands.play",
+    "demo": "autoplayer.commands.play",
+    "read": "autoplayer.commands.vision",
+    "calibrate": "autoplayer.commands.vision",
+    "serve": "autoplayer.commands.webgame",
+    "ripple": "autoplayer.commands.ripple",
+    "fifteen": "autoplayer.commands.fifteen",
+}
+"""Each command name and the module in COMMAND_MODULES that registers it."""
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser for `command` alone when it is a known one, else for every command."""
+    modules = (COMMANDS[command],) if command in COMMANDS else COMMAND_MODULES
     parser = argparse.ArgumentParser(
         prog="autoplayer",
         description="Plays logic-puzzle games from the screen, and solves puzzle files.",
     )
     parser.add_argument("--version", action="version", version=f"autoplayer {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMAND_MODULES:
+    for name in modules:
         importlib.import_module(name).register(subparsers)
     return parser
 
 
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The command word when it comes first (`autoplayer -h solve` is the full help)."""
+    return argv[0] if argv and not argv[0].startswith("-") else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(_command_in(argv))
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)

@@ -48,17 +48,6 @@ def _puzzles() -> list[Path]:
     )
 
 
-def _median_time(fn, repeat: int) -> tuple[float, float]:
-    """Median wall and median CPU seconds of `repeat` calls."""
-    walls, cpus = [], []
-    for _ in range(repeat):
-        t0, c0 = time.perf_counter(), time.process_time()
-        fn()
-        walls.append(time.perf_counter() - t0)
-        cpus.append(time.process_time() - c0)
-    return statistics.median(walls), statistics.median(cpus)
-
-
 def _fmt(seconds: float | None) -> str:
     if seconds is None:
         return "–"
@@ -78,13 +67,31 @@ def in_process(puzzles: list[Path]) -> tuple[str, dict[str, str]]:
     ]
     verdicts = {}
     timings.clear()
+    timed = []
     for path in puzzles:
         puzzle = load_puzzle(path)
-        size = f"{puzzle.width}x{puzzle.height}"
         if path.name in UNFINISHED:
-            result = solve(puzzle, timeout=UNFINISHED_LIMIT)
+            timed.append((path, puzzle, solve(puzzle, timeout=UNFINISHED_LIMIT), 0))
+            continue
+        result = solve(puzzle)
+        first = result.stats.seconds
+        timed.append((path, puzzle, result, 15 if first < 0.05 else 5 if first < 1 else 3))
+    # the timed runs go round-robin over the puzzles, so that a burst of load from other
+    # work on this shared machine costs every puzzle a run or two, not one puzzle all its runs
+    walls: dict[str, list[float]] = {path.name: [] for path, *_ in timed}
+    cpus: dict[str, list[float]] = {path.name: [] for path, *_ in timed}
+    for run in range(max(repeat for *_, repeat in timed)):
+        for path, puzzle, _, repeat in timed:
+            if run < repeat:
+                t0, c0 = time.perf_counter(), time.process_time()
+                solve(puzzle)
+                walls[path.name].append(time.perf_counter() - t0)
+                cpus[path.name].append(time.process_time() - c0)
+    for path, puzzle, result, repeat in timed:
+        size = f"{puzzle.width}x{puzzle.height}"
+        s = result.stats
+        if path.name in UNFINISHED:
             cells = puzzle.width * puzzle.height
-            s = result.stats
             rows.append(
                 f"| {path.name} | {size} | {result.verdict.value} at {UNFINISHED_LIMIT:g} s: "
                 f"{result.decided}/{cells} cells decided | – | – | 1 | {s.lines_solved} | "
@@ -92,12 +99,9 @@ def in_process(puzzles: list[Path]) -> tuple[str, dict[str, str]]:
             )
             verdicts[path.name] = result.verdict.value
             continue
-        result = solve(puzzle)
-        first = result.stats.seconds
-        repeat = 15 if first < 0.05 else 5 if first < 1 else 3
-        median, cpu = _median_time(lambda p=puzzle: solve(p), repeat)
+        median = statistics.median(walls[path.name])
+        cpu = statistics.median(cpus[path.name])
         timings[path.name] = (result.verdict.value, median, cpu)
-        s = result.stats
         ok = ""
         goal = puzzle.solution
         proven = result.verdict.value in ("line-solvable", "unique")
@@ -273,7 +277,8 @@ run started: {load:.2f} (2 cores shared with other work: treat differences under
 
 The pipeline: complete bit-parallel line solver with a line cache, propagation to a
 fixpoint, probing, probe-guided search for up to {NODE_BUDGET} probed nodes, then
-the CaDiCaL SAT back end on what is left. Median of the runs shown.
+the CaDiCaL SAT back end on what is left. Median of the runs shown, taken
+round-robin over the puzzles (a burst of load hits all of them alike).
 knotty and faase (which no known solver finishes) run once with a
 {UNFINISHED_LIMIT:g} s limit; the row says how far logic got.
 

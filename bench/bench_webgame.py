@@ -34,12 +34,12 @@ def _ms(values: list[float]) -> str:
 
 
 def main() -> None:
+    from autoplayer.screen.xvfb import virtual_display
     from autoplayer.webgame.browser import (
         close_shared_browser,
         headless_screenshot,
         launch_app,
         screenshot_once,
-        virtual_display,
     )
     from autoplayer.webgame.server import GameServer
 
@@ -62,7 +62,8 @@ def main() -> None:
         rows.append(("`chromium --headless --screenshot`, one process per picture",
                      _ms(_times(lambda: screenshot_once(url, *VIEW), 5))))
 
-        with virtual_display(1280, 900) as display:
+        with virtual_display(1280, 900) as x:
+            display = x.display
             mapped: list[float] = []
             reported: list[float] = []
             for i in range(5):

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from autoplayer import files
 from autoplayer.errors import InputError, UserError
-from autoplayer.games.nonogram import formats
 from autoplayer.games.nonogram.formats import (
     FORMATS,
     detect_format,
@@ -400,7 +400,7 @@ def test_save_puzzle_leaves_the_old_file_when_writing_fails(tmp_path, monkeypatc
     def broken_replace(src, dst):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(formats.os, "replace", broken_replace)
+    monkeypatch.setattr(files.os, "replace", broken_replace)
     with pytest.raises(UserError, match="No space left on device"):
         save_puzzle(puzzle, target)
     assert target.read_text() == "original\n"

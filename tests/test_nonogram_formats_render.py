@@ -80,3 +80,13 @@ def test_no_grid_is_an_empty_board_and_shape_is_checked():
     )
     with pytest.raises(ValueError, match="grid is 1x1, puzzle is 2x1"):
         render_puzzle(puzzle, np.zeros((1, 1), dtype=np.int8))
+
+
+def test_row_lists_render_as_arrays_do_and_their_shape_is_checked():
+    solution = np.array([[1, 0, 1], [0, 1, 0]], dtype=np.int8)
+    puzzle = puzzle_from_grid(solution)
+    partial = [[FILLED, UNKNOWN, EMPTY], [EMPTY, FILLED, UNKNOWN]]
+    for rows in (solution.tolist(), partial):
+        assert render_puzzle(puzzle, rows) == render_puzzle(puzzle, np.array(rows, np.int8))
+    with pytest.raises(ValueError, match="grid is 2x2, puzzle is 3x2"):
+        render_puzzle(puzzle, [[1, 0], [0, 1]])

@@ -114,3 +114,19 @@ def test_differences_compares_arrays_and_text():
     assert differences(a, b.with_grid(np.array([[1, -1]]))) == ["grid"]
     c = puzzle_from_grid(np.array([[0, 1]], dtype=np.int8), title="u")
     assert differences(a, c) == ["columns", "title", "solution"]
+
+
+def test_row_lists_become_int8_arrays_when_read():
+    """Readers may give row lists (no numpy at load time); readers of the puzzle get arrays."""
+    p = Puzzle(((1,), (1,)), ((1,), (1,)), solution=[[1, 0], [0, 1]], grid=[[-1, 0], [0, -1]])
+    validate(p)
+    assert p.solution.dtype == np.int8 and p.solution.tolist() == [[1, 0], [0, 1]]
+    assert p.grid.tolist() == [[-1, 0], [0, -1]]
+    assert p.solution is p.solution  # built once
+    assert differences(p, p.with_solution(np.array([[1, 0], [0, 1]]))) == []
+
+
+def test_validate_checks_the_shape_of_row_lists():
+    p = Puzzle(((1,), (1,)), ((1,), (1,)), solution=[[1, 0, 0], [0, 1, 0]])
+    with pytest.raises(InputError, match="solution is 3x2 but the puzzle is 2x2"):
+        validate(p)

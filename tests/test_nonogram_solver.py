@@ -219,3 +219,14 @@ def test_timeout_keeps_the_solutions_found_in_time() -> None:
     assert len(result.solutions) >= 2
     assert len({g.tobytes() for g in result.solutions}) == len(result.solutions)
     assert result.stats.seconds < 5
+
+
+def test_result_rows_are_the_arrays_as_lists():
+    """The CLI prints `grid_rows`/`solution_rows` (no numpy); they must match the arrays."""
+    puzzle = Puzzle(((1,), (1,), ()), ((1,), (1,)))  # two solutions, third row empty
+    result = solve(puzzle)
+    assert result.verdict is Verdict.MULTIPLE
+    assert result.grid_rows == result.grid.tolist()
+    assert result.grid_rows[2] == [EMPTY, EMPTY] and result.decided == 2
+    assert result.solution_rows == [s.tolist() for s in result.solutions]
+    assert all(s.dtype == np.int8 for s in result.solutions)

@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 
 from autoplayer.games.nonogram.model import FILLED, UNKNOWN, Puzzle, puzzle_from_grid, satisfies
+from autoplayer.screen.xvfb import virtual_display
 from autoplayer.webgame import nonogram
-from autoplayer.webgame.browser import AppWindow, launch_app, virtual_display
+from autoplayer.webgame.browser import AppWindow, launch_app
 from autoplayer.webgame.server import GameServer
 
 pytestmark = [
@@ -33,8 +34,8 @@ LEFT, RIGHT = 1, 3
 
 @pytest.fixture(scope="module")
 def display() -> Iterator[str]:
-    with virtual_display(1280, 900) as d:
-        yield d
+    with virtual_display(1280, 900) as x:
+        yield x.display
 
 
 @pytest.fixture(scope="module")

@@ -33,7 +33,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from autoplayer.games.ripple.cli import write_atomically
+    from autoplayer.files import write_atomically
     from autoplayer.games.ripple.drawing import draw
     from autoplayer.games.ripple.formats import format_puzzle, format_values
     from autoplayer.games.ripple.generator import generate

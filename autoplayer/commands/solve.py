@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         timeout=args.timeout,
     )
     verdict = result.verdict.value
+    solutions = result.solution_rows  # row lists: printing them needs no numpy
     cells = puzzle.width * puzzle.height
     unicode = not args.ascii
     lines = []
@@ -91,18 +92,18 @@ def run(args: argparse.Namespace) -> int:
     elif verdict in ("timeout", "stalled"):
         why = f"after {args.timeout:g} s" if verdict == "timeout" else "line logic alone"
         lines.append(f"{verdict}: {why} decided {result.decided} of {cells} cells")
-        lines.append(render_puzzle(puzzle, result.grid, unicode=unicode))
-        if result.solutions:
+        lines.append(render_puzzle(puzzle, result.grid_rows, unicode=unicode))
+        if solutions:
             lines.append("a solution found in time (not proven unique):")
-            lines.append(render_puzzle(puzzle, result.solutions[0], unicode=unicode))
+            lines.append(render_puzzle(puzzle, solutions[0], unicode=unicode))
     elif verdict == "multiple":
         lines.append("multiple: at least two solutions; two of them:")
-        for i, grid in enumerate(result.solutions[:2], 1):
+        for i, grid in enumerate(solutions[:2], 1):
             lines.append(f"solution {i}:")
             lines.append(render_puzzle(puzzle, grid, unicode=unicode))
     else:
         lines.append(verdict)
-        lines.append(render_puzzle(puzzle, result.solutions[0], unicode=unicode))
+        lines.append(render_puzzle(puzzle, solutions[0], unicode=unicode))
     sys.stdout.write("\n".join(lines).rstrip("\n") + "\n")
     sys.stdout.flush()
     if args.stats:

@@ -66,21 +66,11 @@ def load_image(path: str):
 
 def save_png(path: str | Path, image) -> None:
     """Write an RGB array as PNG atomically (temp file + rename)."""
-    import os
-    import tempfile
-
     from PIL import Image
 
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".png",
-                               dir=target.parent if str(target.parent) else ".")
-    os.close(fd)
-    try:
-        Image.fromarray(image).save(tmp, format="PNG")
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    from autoplayer.files import write_atomically
+
+    write_atomically(path, lambda out: Image.fromarray(image).save(out, format="PNG"))
 
 
 def run_read(args: argparse.Namespace) -> int:

@@ -2,6 +2,6 @@
 
 - `server`: `GameServer`, the local HTTP server and its record of what each page reports;
 - `nonogram`, `puzzles`: the nonogram page's puzzles, skins and URL parameters;
-- `browser`: `launch_app` (a Chromium app window), `headless_screenshot`, `virtual_display`;
+- `browser`: `launch_app` (a Chromium app window) and `headless_screenshot`;
 - `static/`: the pages themselves (plain HTML, CSS and JavaScript).
 """

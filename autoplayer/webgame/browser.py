@@ -1,4 +1,4 @@
-"""Chromium for the bundled games: an app window on an X display, headless screenshots, and Xvfb.
+"""Chromium for the bundled games: an app window on an X display, and headless screenshots.
 
 - `launch_app` opens a page as a bare `--app=` window (no tabs, no address bar)
   on a given display, the way a user would play, and kills the whole process
@@ -8,7 +8,8 @@
   on a pipe (`--remote-debugging-pipe`): a fresh `chromium --screenshot` costs
   about two seconds of start-up per picture, a reused one a small fraction of that
   (bench/bench_webgame.py measures both).
-- `virtual_display` starts Xvfb on a free display number (`-displayfd`).
+
+A private X display for `launch_app` comes from `autoplayer.screen.xvfb.virtual_display`.
 """
 
 from __future__ import annotations
@@ -178,39 +179,6 @@ def _wait_for_window(display: str, proc: subprocess.Popen[bytes], timeout: float
     finally:
         conn.close()
     raise UserError(f"no Chromium window appeared on display {display} within {timeout:.0f} s")
-
-
-# --- Xvfb ---------------------------------------------------------------------------------
-
-@contextlib.contextmanager
-def virtual_display(width: int = 1280, height: int = 1024, depth: int = 24) -> Iterator[str]:
-    """An Xvfb server on a free display number (it picks one and tells us); yields ':N'."""
-    if shutil.which("Xvfb") is None:
-        raise UserError("Xvfb not found; install it (Debian: apt-get install xvfb)")
-    read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{width}x{height}x{depth}",
-         "-nolisten", "tcp", "-noreset"],
-        pass_fds=(write_fd,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL, start_new_session=True,
-    )
-    os.close(write_fd)
-    try:
-        number = b""
-        deadline = time.monotonic() + 20
-        while not number.endswith(b"\n") and time.monotonic() < deadline:
-            ready, _, _ = select.select([read_fd], [], [], 0.2)
-            if ready:
-                chunk = os.read(read_fd, 16)
-                if not chunk:
-                    break
-                number += chunk
-        if not number.strip():
-            raise UserError("Xvfb did not report a display number")
-        yield f":{number.decode().strip()}"
-    finally:
-        os.close(read_fd)
-        _kill_group(proc)
 
 
 # --- headless screenshots over the DevTools protocol --------------------------------------

@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -31,6 +30,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from autoplayer.errors import UserError
+from autoplayer.files import write_atomically
 from autoplayer.games.fifteen.partitions import partition
 
 UNSEEN = 255
@@ -279,15 +280,7 @@ def cache_path(width: int, height: int, tiles: Sequence[int]) -> Path:
 
 def _save_atomically(path: Path, table: np.ndarray) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".part")
-    os.fchmod(fd, 0o644)  # mkstemp makes it private; a cache file need not be
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.save(fh, table)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, lambda out: np.save(out, table))
 
 
 LOOKUP_ON_DISK = 1 << 25
@@ -313,7 +306,7 @@ def load_or_build(width: int, height: int, tiles: Sequence[int],
     lookup = scatter(compact, width, height, k)
     try:
         _save_atomically(path, lookup if as_lookup else compact)
-    except OSError as err:
+    except (OSError, UserError) as err:  # a table not cached is built again next time
         print(f"autoplayer: could not cache {path}: {err}", file=sys.stderr)
     return lookup
 

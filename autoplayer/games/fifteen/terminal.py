@@ -114,11 +114,18 @@ def _draw(screen: curses.window, session: Session) -> None:
     screen.refresh()
 
 
-def _hint(screen: curses.window, session: Session) -> None:
+def _planned(screen: curses.window, session: Session) -> bool:
+    """Whether there is a plan to follow (made now if needed); a note when already solved."""
     if session.board.is_solved():
         session.message = "Already solved. Note: this board is solved."
-        return
+        return False
     _solution(session, lambda: _draw(screen, session))
+    return True
+
+
+def _hint(screen: curses.window, session: Session) -> None:
+    if not _planned(screen, session):
+        return
     move = session.plan[0]
     src = session.board.tile_to_move(move)
     assert src is not None  # a plan only holds moves that slide something
@@ -130,10 +137,8 @@ def _hint(screen: curses.window, session: Session) -> None:
 
 
 def _animate(screen: curses.window, session: Session) -> None:
-    if session.board.is_solved():
-        session.message = "Already solved. Note: this board is solved."
+    if not _planned(screen, session):
         return
-    _solution(session, lambda: _draw(screen, session))
     screen.timeout(int(STEP_SECONDS * 1000))
     try:
         while session.plan:

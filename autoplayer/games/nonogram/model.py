@@ -2,17 +2,22 @@
 
 Grids are H×W `numpy.int8` arrays holding `UNKNOWN`, `EMPTY` or `FILLED`, so
 a goal string of 0s and 1s maps onto them directly and vision code can compare
-them with what it reads without conversion.
+them with what it reads without conversion. numpy is imported only when an
+array is needed: a reader may hand `Puzzle` plain row lists, which become an
+array on first read, so `autoplayer solve` (which never reads the file's goal)
+starts without numpy's tenth of a second.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from autoplayer.errors import InputError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 UNKNOWN: int = -1
 EMPTY: int = 0
@@ -47,10 +52,46 @@ class Puzzle:
         return len(self.rows)
 
     def with_solution(self, solution: np.ndarray) -> Puzzle:
+        import numpy as np
+
         return replace(self, solution=np.asarray(solution, dtype=np.int8))
 
     def with_grid(self, grid: np.ndarray | None) -> Puzzle:
+        import numpy as np
+
         return replace(self, grid=None if grid is None else np.asarray(grid, dtype=np.int8))
+
+
+class _GridField:
+    """`Puzzle.grid` / `Puzzle.solution`: an int8 array, made from row lists on first read."""
+
+    def __init__(self, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, puzzle: Puzzle | None, owner: type | None = None) -> Any:
+        if puzzle is None:
+            return None
+        value = puzzle.__dict__[self.slot]
+        if isinstance(value, list):
+            import numpy as np
+
+            value = puzzle.__dict__[self.slot] = np.array(value, dtype=np.int8)
+        return value
+
+    def __set__(self, puzzle: Puzzle, value: Any) -> None:
+        puzzle.__dict__[self.slot] = value
+
+
+# after @dataclass, which made __init__ (defaults None) and repr (without these two)
+Puzzle.grid = _GridField("grid")  # type: ignore[assignment]
+Puzzle.solution = _GridField("solution")  # type: ignore[assignment]
+
+
+def _shape(grid: Any) -> tuple[int, ...]:
+    """A grid's shape without building an array from row lists."""
+    if isinstance(grid, list):
+        return (len(grid), len(grid[0]) if grid else 0)
+    return grid.shape
 
 
 FIELDS: tuple[str, ...] = ("rows", "columns", "title", "author", "copyright", "grid", "solution")
@@ -62,9 +103,12 @@ def differences(a: Puzzle, b: Puzzle, fields: Sequence[str] = FIELDS) -> list[st
     out = []
     for name in fields:
         x, y = getattr(a, name), getattr(b, name)
-        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
-            same = x is not None and y is not None and np.array_equal(x, y)
-            same = same or (x is None and y is None)
+        if name in ("grid", "solution"):
+            import numpy as np
+
+            same = (x is None and y is None) or (
+                x is not None and y is not None and np.array_equal(x, y)
+            )
         else:
             same = x == y
         if not same:
@@ -89,17 +133,23 @@ def line_clue(line: Sequence[int] | np.ndarray) -> Clue:
 
 def clues_of(grid: np.ndarray) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
     """Row and column clues of a fully known grid."""
+    import numpy as np
+
     g = np.asarray(grid)
     return tuple(line_clue(r) for r in g), tuple(line_clue(c) for c in g.T)
 
 
 def puzzle_from_grid(grid: np.ndarray, **meta: str) -> Puzzle:
+    import numpy as np
+
     rows, columns = clues_of(grid)
     return Puzzle(rows, columns, solution=np.asarray(grid, dtype=np.int8), **meta)
 
 
 def satisfies(puzzle: Puzzle, grid: np.ndarray) -> bool:
     """Whether a fully known grid has exactly the puzzle's clues."""
+    import numpy as np
+
     g = np.asarray(grid)
     if g.shape != (puzzle.height, puzzle.width) or (g == UNKNOWN).any():
         return False
@@ -131,9 +181,11 @@ def validate(puzzle: Puzzle) -> None:
         raise InputError(
             f"row clues fill {row_total} cells but column clues fill {column_total}"
         )
-    for name, g in (("grid", puzzle.grid), ("solution", puzzle.solution)):
-        if g is not None and g.shape != (h, w):
-            raise InputError(f"{name} is {g.shape[1]}x{g.shape[0]} but the puzzle is {w}x{h}")
+    for name in ("grid", "solution"):
+        g = puzzle.__dict__["_" + name]  # as the reader gave it: no array built to check it
+        shape = None if g is None else _shape(g)
+        if shape is not None and shape != (h, w):
+            raise InputError(f"{name} is {shape[1]}x{shape[0]} but the puzzle is {w}x{h}")
 
 
 def clue_text(clue: Clue) -> str:
@@ -176,6 +228,8 @@ def first_disagreement(puzzle: Puzzle, grid: np.ndarray) -> str | None:
     A complete grid must give exactly each clue; a partial one must leave each
     line some placement of its clue. None when every line agrees.
     """
+    import numpy as np
+
     g = np.asarray(grid)
     for kind, clues, lines in (("row", puzzle.rows, g), ("column", puzzle.columns, g.T)):
         for i, (clue, line) in enumerate(zip(clues, lines, strict=True), 1):

@@ -7,9 +7,13 @@ cells (the way printed puzzles are) keep a 50x50 board countable.
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from autoplayer.games.nonogram.model import EMPTY, FILLED, Clue, Puzzle
+
+if TYPE_CHECKING:
+    import numpy as np
 
 GROUP = 5
 
@@ -25,13 +29,28 @@ _ASCII = {
 }
 
 
-def render_puzzle(puzzle: Puzzle, grid: np.ndarray | None = None, *, unicode: bool = True) -> str:
-    """The puzzle's clues around `grid` (all blank when None); lines end without spaces."""
+def render_puzzle(
+    puzzle: Puzzle, grid: np.ndarray | Sequence[Sequence[int]] | None = None, *,
+    unicode: bool = True,
+) -> str:
+    """The puzzle's clues around `grid` (an array or row lists; all blank when None).
+
+    Lines end without spaces. Row lists render without importing numpy.
+    """
     style = _UNICODE if unicode else _ASCII
     w, h = puzzle.width, puzzle.height
-    cells = np.full((h, w), -1, dtype=np.int8) if grid is None else np.asarray(grid)
-    if cells.shape != (h, w):
-        raise ValueError(f"grid is {cells.shape[1]}x{cells.shape[0]}, puzzle is {w}x{h}")
+    if grid is None:
+        cells: Sequence[Sequence[int]] = [[-1] * w] * h
+    elif hasattr(grid, "shape"):
+        if grid.shape != (h, w):
+            raise ValueError(f"grid is {grid.shape[1]}x{grid.shape[0]}, puzzle is {w}x{h}")
+        cells = grid.tolist()
+    else:
+        cells = grid
+        width = {len(row) for row in cells}
+        if len(cells) != h or width != {w}:
+            shown = width.pop() if len(width) == 1 else "?"
+            raise ValueError(f"grid is {shown}x{len(cells)}, puzzle is {w}x{h}")
     numbers = [n for clue in puzzle.columns for n in clue]
     cw = max(2, 1 + max((len(str(n)) for n in numbers), default=1))
     row_texts = [" ".join(_words(c)) for c in puzzle.rows]
@@ -61,7 +80,7 @@ def render_puzzle(puzzle: Puzzle, grid: np.ndarray | None = None, *, unicode: bo
     for r in range(h):
         if r and r % GROUP == 0:
             out.append(pad + ruled(rule, style["mid"][1], (style["mid"][0], style["mid"][2])))
-        pieces = [glyph.get(int(c), unknown) for c in cells[r]]
+        pieces = [glyph.get(c, unknown) for c in cells[r]]
         out.append(row_texts[r].rjust(left) + " "
                    + ruled(pieces, style["v"], (style["v"], style["v"])))
     out.append(pad + ruled(rule, style["bottom"][1],

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from autoplayer.errors import InputError, UserError
+from autoplayer.files import write_atomically
 from autoplayer.games.ripple.checker import report
 from autoplayer.games.ripple.drawing import draw
 from autoplayer.games.ripple.formats import format_values, parse_puzzle, parse_solution
@@ -43,38 +43,6 @@ def read_text(path: str | Path) -> str:
         raise InputError(f"not a text file (byte {err.start} is not UTF-8)", path=path) from None
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror or err}", path=path) from None
-
-
-def write_atomically(path: str | Path, text: str) -> None:
-    """Writes `text` to a temporary file beside `path`, then renames it over `path`.
-
-    A failure at any point (or Ctrl-C) leaves whatever was at `path` untouched.
-    """
-    target = Path(path)
-    if target.is_dir():
-        raise UserError(f"cannot write {path}: it is a directory")
-    try:
-        mode = target.stat().st_mode & 0o777 if target.exists() else None
-        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                    dir=target.parent)
-    except OSError as err:
-        raise UserError(f"cannot write {path}: {err.strerror or err}") from None
-    try:
-        if mode is None:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, target)
-    except BaseException as err:
-        Path(temp).unlink(missing_ok=True)
-        if isinstance(err, OSError):
-            raise UserError(f"cannot write {path}: {err.strerror or err}") from None
-        raise
 
 
 def load_puzzle(path: str | Path) -> Puzzle:

@@ -9,7 +9,6 @@ functions here add the file name, pick the format, and do the file I/O.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -133,39 +132,9 @@ def save_puzzle(puzzle: Puzzle, path: str | Path, fmt: str | None = None) -> Non
             raise UserError(f"{path}: cannot tell the format from the extension; use one of "
                             f"{names} or name the format")
     text = format_puzzle(puzzle, fmt)
+    from autoplayer.files import write_atomically  # here: `solve` without --out never writes
+
     write_atomically(path, text)
-
-
-def write_atomically(path: Path, text: str) -> None:
-    import tempfile  # here, not at the top: it costs `autoplayer solve` start-up time
-
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    except OSError as err:
-        raise UserError(f"{path}: cannot write: {err.strerror}") from None
-    try:
-        os.fchmod(fd, _mode_for(path))
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException as err:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(err, OSError):
-            raise UserError(f"{path}: cannot write: {err.strerror}") from None
-        raise
-
-
-def _mode_for(path: Path) -> int:
-    """The replaced file's permissions, or what a plain open() would give a new file."""
-    try:
-        return path.stat().st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
 
 
 def _get(name: str) -> Format:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.model import (
@@ -23,6 +22,9 @@ from autoplayer.games.nonogram.model import (
     min_length,
     validate,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 _NUMBER = re.compile(r"\d+")
@@ -118,6 +120,8 @@ def cells(
 
 
 def grid_array(rows: Iterable[Sequence[int]]) -> np.ndarray:
+    import numpy as np
+
     return np.array(list(rows), dtype=np.int8)
 
 

@@ -13,8 +13,6 @@ from __future__ import annotations
 import html
 import re
 
-import numpy as np
-
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.formats import common
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Clue, Puzzle
@@ -40,7 +38,7 @@ def parse(text: str) -> Puzzle:
     lines = common.split_lines(text)
     size: dict[str, int] = {}
     clues: dict[str, tuple[Clue, ...]] = {}
-    images: dict[str, np.ndarray] = {}
+    images: dict[str, list[list[int]]] = {}
     meta: dict[str, str] = {}
     columns_line = 1
     i = 0
@@ -140,8 +138,8 @@ def _clue_section(
 
 def _image(
     lines: list[str], start: int, key: str, rest: str, size: dict[str, int], lineno: int
-) -> tuple[np.ndarray, int]:
-    """A goal/saved grid and the index after it: quoted, unquoted, or spread over lines."""
+) -> tuple[list[list[int]], int]:
+    """A goal/saved grid (row lists) and the index after it: quoted, unquoted, or over lines."""
     w, h = size["width"], size["height"]
     end = start
     if rest.startswith('"') and rest.count('"') == 1:
@@ -172,12 +170,11 @@ def _image(
         raise InputError(
             f"{key} has {len(body)} cells but the puzzle has {w}x{h} = {w * h}", line=lineno
         )
-    codes = np.array([ord(ch) for ch in body], dtype=np.int32).reshape(h, w)
-    unknown = codes == ord("?")
-    if key == "goal" and unknown.any():
+    if key == "goal" and "?" in body:
         raise InputError("goal: '?' (unknown) in a solution", line=lineno)
-    cells = np.where(codes == ord("0"), EMPTY, np.where(unknown, UNKNOWN, FILLED))
-    return cells.astype(np.int8), end
+    value = {"0": EMPTY, "?": UNKNOWN}
+    cells = [value.get(ch, FILLED) for ch in body]
+    return [cells[r * w:(r + 1) * w] for r in range(h)], end
 
 
 def _value(rest: str) -> str:

@@ -18,12 +18,14 @@ Writing always gives a game ID.
 from __future__ import annotations
 
 import re
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.formats import common
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Clue, Puzzle
+
+if TYPE_CHECKING:
+    import numpy as np
 
 NAME = "tatham"
 EXTENSIONS = (".pattern",)
@@ -156,6 +158,8 @@ def _parse_save(text: str) -> Puzzle:
     given = puzzle.grid
     if given is None and position == 1:
         return puzzle
+    import numpy as np
+
     start = given if given is not None else np.full((puzzle.height, puzzle.width), UNKNOWN)
     grid = start.astype(np.int8).copy()
     immutable = grid != UNKNOWN
@@ -170,6 +174,8 @@ def _parse_save(text: str) -> Puzzle:
 def _apply_move(grid: np.ndarray, immutable: np.ndarray, move: str, line: int) -> None:
     h, w = grid.shape
     if move.startswith("S") and len(move) == w * h + 1:
+        import numpy as np
+
         grid[:] = np.array([c == "1" for c in move[1:]], dtype=np.int8).reshape(h, w)
         return
     match = _RECT_MOVE.fullmatch(move)

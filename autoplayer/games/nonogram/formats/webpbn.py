@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import html
 import re
-from xml.parsers import expat
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.formats import common
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Clue, Puzzle
+
+if TYPE_CHECKING:
+    import numpy as np
 
 NAME = "webpbn"
 EXTENSIONS = (".xml", ".pbn")
@@ -53,6 +54,8 @@ class _Node:
 
 
 def _tree(text: str) -> _Node:
+    from xml.parsers import expat  # here: only webpbn files pay for it
+
     parser = expat.ParserCreate()
     parser.buffer_text = True
     root = _Node("", {}, 0)

@@ -29,6 +29,26 @@ def _fill(allowed: int, seeds: int) -> int:
     return (((allowed + seeds) ^ allowed) | seeds) & allowed
 
 
+def _doubling_steps(length: int) -> tuple[int, ...]:
+    """Shifts that take a run of 1 to a run of `length` by doubling (1, 2, 4, ... then the rest)."""
+    steps, have = [], 1
+    while have < length:
+        step = have if have <= length - have else length - have
+        steps.append(step)
+        have += step
+    return tuple(steps)
+
+
+class _StepTable(dict[int, tuple[int, ...]]):
+    def __missing__(self, length: int) -> tuple[int, ...]:
+        steps = self[length] = _doubling_steps(length)
+        return steps
+
+
+_STEPS = _StepTable()
+"""_STEPS[length]: the doubling shifts for a block of that length, made on first use."""
+
+
 def _runs(can_fill: int, length: int) -> int:
     """Start positions s whose cells s..s+length-1 may all be filled."""
     runs, have = can_fill, 1
@@ -39,8 +59,15 @@ def _runs(can_fill: int, length: int) -> int:
     return runs
 
 
+_REVERSED_BYTE = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
+"""Each byte with its bits in reverse order: a bytes.translate table."""
+
+
 def _reverse(x: int, width: int) -> int:
-    return int(format(x, f"0{width}b")[::-1], 2) if x else 0
+    """The low `width` bits of x in reverse order: a byte-table lookup, not a string."""
+    size = (width + 7) >> 3
+    flipped = int.from_bytes(x.to_bytes(size, "little").translate(_REVERSED_BYTE), "big")
+    return flipped >> ((size << 3) - width)
 
 
 def _forward(clue: Clue, can_empty: int, runs: dict[int, int]) -> list[int]:
@@ -87,8 +114,7 @@ def _backward(clue: Clue, can_empty: int, can_fill: int, width: int) -> list[int
         reach = landed | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
         rev.append(reach)
     # positions 0..width of the reversed line map to width..0 of ours
-    fmt = f"0{width + 1}b"
-    return [int(format(r, fmt)[::-1], 2) for r in reversed(rev)]
+    return [_reverse(r, width + 1) for r in reversed(rev)]
 
 
 def _plan(clue: Clue, n: int, filled: int, empty: int):
@@ -122,10 +148,17 @@ def solve_masks(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] 
 
     A known stretch at either end that closes with an empty cell holds whole
     blocks: they are matched against the clue and cut off, and the dynamic
-    programme runs on what is left (late in a solve, most of the line).
+    programme runs on what is left (late in a solve, most of the line). On a
+    blank line whose blocks are all no longer than its slack, every cell can be
+    filled and every cell empty, so nothing follows (most lines of a big puzzle
+    at the start).
     """
-    full = (1 << n) - 1
     known = filled | empty
+    if n and not (known & 1 or known >> (n - 1)):  # both ends unknown: nothing to cut off
+        if not known and clue and n - sum(clue) - len(clue) + 1 >= max(clue):
+            return 0, 0
+        return _solve_dp(clue, n, filled, empty)
+    full = (1 << n) - 1
     if known == full:
         return (filled, empty) if tuple(_block_lengths(filled)) == clue else None
     lead = (~known & (known + 1)).bit_length() - 1  # known cells at the start
@@ -170,13 +203,12 @@ def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | 
     can_fill = full & ~empty
     # fits[length]: starts where a block of that length and its gap cell fit
     fits: dict[int, int] = {}
+    steps = _STEPS
     for length in clue:
         if length not in fits:
-            r, have = can_fill, 1
-            while have < length:
-                step = have if have <= length - have else length - have
+            r = can_fill
+            for step in steps[length]:
                 r &= r >> step
-                have += step
             fits[length] = r & (can_empty >> length)
     allowed = can_empty << 1
     seeds = 2 & allowed
@@ -191,50 +223,56 @@ def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | 
     if not (reach >> width) & 1:
         return None
     # backward: forward over the reversed line, where each block is "a gap, then the block"
-    fmt = f"0{width}b"
-    rev_empty = int(format(can_empty, fmt)[::-1], 2)
-    rev_fill = int(format(can_fill, fmt)[::-1], 2) if can_fill else 0
+    # can_empty and every fits[length] are reversed in one go, side by side a whole number
+    # of bytes each; a block's fits reversed is where its far end may be, so less `length`
+    size = (width + 7) >> 3
+    bits = size << 3
+    table = _REVERSED_BYTE
+    packed = can_empty
+    for r in fits.values():
+        packed = (packed << bits) | r
+    rev = int.from_bytes(packed.to_bytes(size * (len(fits) + 1), "little").translate(table), "big")
+    unused = bits - width
+    wide = (1 << bits) - 1
+    rev_empty = (rev & wide) >> unused
+    rev_fits: dict[int, int] = {}
+    for length in fits:
+        rev >>= bits
+        rev_fits[length] = (rev & wide) >> (unused + length)
     allowed = rev_empty << 1
     seeds = 2 & allowed
     reach = 1 | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
-    stride = width + 1
+    # the reach sets go side by side into one integer, a whole number of bytes each, the
+    # first set highest; reversing it in one go then reverses each set and their order
+    slot = (width + 8) >> 3  # bytes for one reach set (positions 0..width)
+    stride = slot << 3
     packed = reach
-    shift = 0
-    rev_fits: dict[int, int] = {}
     for length in reversed(clue):
-        r = rev_fits.get(length)
-        if r is None:
-            r, have = rev_fill, 1
-            while have < length:
-                step = have if have <= length - have else length - have
-                r &= r >> step
-                have += step
-            r = rev_fits[length] = rev_empty & (r >> 1)
+        r = rev_fits[length]
         landed = (reach & r) << (length + 1)
         seeds = (landed << 1) & allowed
         reach = landed | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
-        shift += stride
-        packed |= reach << shift
-    # reversing the packed string reverses each set and their order: back[j] sits at j*stride
-    back = int(format(packed, f"0{stride * (len(clue) + 1)}b")[::-1], 2)
+        packed = (packed << stride) | reach
+    k = len(clue)
+    packed = packed.to_bytes(slot * (k + 1), "little").translate(table)
+    # now back[k] sits lowest and back[0] highest: the blocks are taken last to first
+    back = int.from_bytes(packed, "big") >> (stride - 1 - width)
     mask = (1 << stride) - 1
     may_fill = 0
-    may_empty = 0
-    back_j = back & mask
-    for j, length in enumerate(clue):
+    back_next = back & mask
+    may_empty = fwd[k] & (back_next >> 1)
+    for j in range(k - 1, -1, -1):
         back >>= stride
-        back_next = back & mask
+        back_j = back & mask
+        length = clue[j]
         fj = fwd[j]
         starts = fj & fits[length] & (back_next >> (length + 1))
-        cover, have = starts, 1
-        while have < length:
-            step = have if have <= length - have else length - have
+        cover = starts
+        for step in steps[length]:
             cover |= cover << step
-            have += step
         may_fill |= cover
         may_empty |= (starts << length) | (fj & (back_j >> 1))
-        back_j = back_next
-    may_empty |= fwd[-1] & (back_j >> 1)
+        back_next = back_j
     may_empty &= can_empty
     return full & ~may_empty, full & ~may_fill
 

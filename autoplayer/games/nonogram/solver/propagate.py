@@ -90,6 +90,11 @@ class Engine:
             for clue in self.columns
         ]
         self._caches = caches
+        self._no_clue = bytes(
+            [cache is None for cache in self._row_cache]
+            + [cache is None for cache in self._col_cache]
+        )
+        """Per line id, 1 when its clue is unknown (it is never queued)."""
         self.lines_solved = 0
         self.cache_hits = 0
         self.probes = 0
@@ -101,7 +106,7 @@ class Engine:
             raise Timeout
 
     def _tick(self) -> None:
-        self._until_check = _CHECK_EVERY
+        """Every _CHECK_EVERY line solves: the deadline, and the caches' size."""
         self.check_time()
         if sum(map(len, self._caches.values())) > _CACHE_LIMIT:
             for cache in self._caches.values():
@@ -164,15 +169,16 @@ class Engine:
         row_clues, col_clues = self.rows, self.columns
         row_cache, col_cache = self._row_cache, self._col_cache
         rows_f, rows_e, cols_f, cols_e = board.rows_f, board.rows_e, board.cols_f, board.cols_e
-        queued = bytearray(height + self.width)
+        width = self.width
+        queued = bytearray(self._no_clue)  # a line without a clue counts as queued for good
         queue: deque[int] = deque()
         for line in dirty:
-            cache = row_cache[line] if line < height else col_cache[line - height]
-            if cache is not None and not queued[line]:
+            if not queued[line]:
                 queued[line] = 1
                 queue.append(line)
         solved = hits = 0
         unknown = board.unknown
+        until_check = self._until_check
         try:
             while queue:
                 line = queue.popleft()
@@ -182,7 +188,7 @@ class Engine:
                     i = line
                     f, e = rows_f[i], rows_e[i]
                     cache = row_cache[i]
-                    n = self.width
+                    n = width
                 else:
                     i = line - height
                     f, e = cols_f[i], cols_e[i]
@@ -196,8 +202,9 @@ class Engine:
                     result = solve_masks(row_clues[i] if is_row else col_clues[i], n, f, e)
                     cache[key] = result
                     solved += 1
-                    self._until_check -= 1
-                    if self._until_check <= 0:
+                    until_check -= 1
+                    if until_check <= 0:
+                        until_check = _CHECK_EVERY
                         self._tick()
                 if result is None:
                     return ("row" if is_row else "column", i)
@@ -205,14 +212,13 @@ class Engine:
                 new_f, new_e = nf ^ f, ne ^ e
                 if not (new_f | new_e):
                     continue
+                unknown -= (new_f | new_e).bit_count()
                 if is_row:
                     rows_f[i], rows_e[i] = nf, ne
                     cross_f, cross_e, base = cols_f, cols_e, height
-                    crossing = col_cache
                 else:
                     cols_f[i], cols_e[i] = nf, ne
                     cross_f, cross_e, base = rows_f, rows_e, 0
-                    crossing = row_cache
                 bit = 1 << i
                 for changed, cross in ((new_f, cross_f), (new_e, cross_e)):
                     while changed:
@@ -220,12 +226,12 @@ class Engine:
                         j = low.bit_length() - 1
                         changed ^= low
                         cross[j] |= bit
-                        unknown -= 1
-                        if crossing[j] is not None and not queued[base + j]:
+                        if not queued[base + j]:
                             queued[base + j] = 1
                             queue.append(base + j)
             return None
         finally:
             board.unknown = unknown
+            self._until_check = until_check
             self.lines_solved += solved
             self.cache_hits += hits

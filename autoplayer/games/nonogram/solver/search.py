@@ -5,7 +5,8 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from autoplayer.games.nonogram.solver.line import masks_of
@@ -72,20 +73,60 @@ class SolveStats:
     seconds: float = 0.0
 
 
-@dataclass
 class SolveResult:
-    verdict: Verdict
-    grid: np.ndarray
-    """H×W int8: what logic decided before any guess (UNKNOWN where it did not)."""
-    solutions: list[np.ndarray] = field(default_factory=list)
-    """Solutions found, at most max_solutions (with TIMEOUT: those found in time)."""
-    contradiction: Line | None = None
-    """The first line found with no placement (0-based index), when there is one."""
-    stats: SolveStats = field(default_factory=SolveStats)
+    """The verdict and the grids, kept as boards of masks until someone asks for arrays.
+
+    `grid` and `solutions` are numpy arrays, built on first read; `grid_rows`
+    and `solution_rows` give the same cells as lists without importing numpy,
+    which is what lets `autoplayer solve` start fast.
+    """
+
+    def __init__(
+        self, verdict: Verdict, board: Board, width: int, solutions: Sequence[Board] = (),
+        contradiction: Line | None = None, stats: SolveStats | None = None,
+    ) -> None:
+        self.verdict = verdict
+        self.contradiction = contradiction
+        """The first line found with no placement (0-based index), when there is one."""
+        self.stats = stats if stats is not None else SolveStats()
+        self._board, self._width = board, width
+        self._solutions = list(solutions)
+
+    @cached_property
+    def grid(self) -> np.ndarray:
+        """H×W int8: what logic decided before any guess (UNKNOWN where it did not)."""
+        return _to_grid(self._board, self._width)
+
+    @cached_property
+    def solutions(self) -> list[np.ndarray]:
+        """Solutions found, at most max_solutions (with TIMEOUT: those found in time)."""
+        return [_to_grid(s, self._width) for s in self._solutions]
+
+    @property
+    def grid_rows(self) -> list[list[int]]:
+        """`grid` as row lists."""
+        return _to_rows(self._board, self._width)
+
+    @property
+    def solution_rows(self) -> list[list[list[int]]]:
+        """`solutions` as row lists."""
+        return [_to_rows(s, self._width) for s in self._solutions]
 
     @property
     def decided(self) -> int:
-        return int((self.grid != -1).sum())
+        board = self._board
+        return sum((f | e).bit_count() for f, e in zip(board.rows_f, board.rows_e, strict=True))
+
+    def __repr__(self) -> str:
+        return (f"SolveResult(verdict={self.verdict}, solutions={len(self._solutions)}, "
+                f"contradiction={self.contradiction}, stats={self.stats})")
+
+
+def _to_rows(board: Board, width: int) -> list[list[int]]:
+    return [
+        [1 if (f >> c) & 1 else 0 if (e >> c) & 1 else -1 for c in range(width)]
+        for f, e in zip(board.rows_f, board.rows_e, strict=True)
+    ]
 
 
 def _to_grid(board: Board, width: int) -> np.ndarray:
@@ -191,9 +232,7 @@ def solve(
             engine.lines_solved, engine.cache_hits, engine.probes, engine.nodes, sat_used,
             time.monotonic() - start,
         )
-        return SolveResult(
-            verdict, _to_grid(board, width), [_to_grid(s, width) for s in solutions], bad, stats
-        )
+        return SolveResult(verdict, board, width, solutions, bad, stats)
 
     try:
         bad = engine.propagate_all(board)
