@@ -185,7 +185,7 @@ def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, band_threshol
     if strength.size == 0:
         return Strip(kind, index, box, ())
     threshold = max(band_threshold, STRIP_CONTRAST[dark] * float(strength.max()))
-    ink = _drop_rules(strength > threshold, kind, pitch)
+    ink = _main_line(_drop_rules(strength > threshold, kind, pitch), kind)
     if not ink.any():
         return Strip(kind, index, box, ())
     if kind == "column":
@@ -274,6 +274,26 @@ def _drop_rules(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
     bad = [i for i in range(1, n)
            if max(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]) > 3 * pitch]
     return ink & ~np.isin(labels, bad) if bad else ink
+
+
+def _main_line(ink: np.ndarray, kind: str) -> np.ndarray:
+    """Keep only the band of ink a row's numbers share across its strip.
+
+    A row's numbers all sit at one height, so their ink forms one unbroken run
+    of scanlines. Ink separated from it by a blank scanline is something else:
+    the seam between two clue bands, the tails of the neighbouring row's
+    digits. (Column strips are left alone: a two-digit number there leaves a
+    blank column between its digits.)
+    """
+    if kind != "row":
+        return ink
+    parts = runs(ink.any(axis=1))
+    if len(parts) < 2:
+        return ink
+    a, b = max(parts, key=lambda p: int(ink[p[0]:p[1]].sum()))
+    out = np.zeros_like(ink)
+    out[a:b] = ink[a:b]
+    return out
 
 
 def _drop_specks(groups: list[tuple[Blob, ...]]) -> list[tuple[Blob, ...]]:
