@@ -41,8 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--puzzle, asks for the value of each new glyph, showing it as ASCII art.",
     )
     cal.add_argument("screenshots", metavar="SCREENSHOT", nargs="+")
-    cal.add_argument("--puzzle", metavar="FILE",
-                     help="the puzzle the screenshots show: a puzzle file or a Pattern game ID")
+    cal.add_argument("--puzzle", metavar="FILE", action="append",
+                     help="the puzzle the screenshots show: a puzzle file or a Pattern game ID; "
+                     "give it once for all screenshots or once per screenshot, in order")
     cal.add_argument("--name", required=True, help="template set name (templates/NAME)")
     cal.add_argument("--dir", default=".", help="where templates/ and calibration/ go "
                      "(default: the current directory)")
@@ -139,7 +140,13 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from autoplayer.vision.templates import TemplateSet, save_templates
 
     base = Path(args.dir)
-    puzzle = formats.load_puzzle(args.puzzle) if args.puzzle else None
+    given = args.puzzle or []
+    if len(given) not in (0, 1, len(args.screenshots)):
+        raise UserError(f"{len(given)} --puzzle for {len(args.screenshots)} screenshots: give "
+                        "one for all of them or one per screenshot")
+    puzzles = [formats.load_puzzle(p) for p in given]
+    if len(puzzles) == 1:
+        puzzles *= len(args.screenshots)
     templates = TemplateSet(args.name)
     all_samples: list[tuple[str, calibrate.Sample]] = []
 
@@ -158,8 +165,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
             if len(answer) == 1 and answer.isdigit():
                 return int(answer)
 
-    for shot in args.screenshots:
+    for k, shot in enumerate(args.screenshots):
         image = load_image(shot)
+        puzzle = puzzles[k] if puzzles else None
         try:
             if puzzle is not None:
                 labelled = calibrate.label_with_puzzle(image, puzzle)

@@ -49,10 +49,12 @@ PROFILES: dict[str, tuple[Profile, Pace]] = {
     # Without 10 ms around a drag's motion, Chromium under load applied some drags wrongly
     # (bench nonogram-play: 2 of 5 20x20 runs needed repairs; with it, none).
     "web": (WEB, Pace(gesture=0.0, motion=0.01, click=0.0)),
-    # GTK asks for motion hints: it drops a motion within ~30 ms of the previous one
-    # (see the research notes, §4), so a drag waits before its motion and before its
-    # release (releasing at once lost some drags under load); clicks need no pause.
-    "pattern": (TATHAM_PATTERN, Pace(gesture=0.0, motion=0.035, click=0.0)),
+    # Pattern ends a drag at the last motion GTK reported, and GTK (motion hints)
+    # loses a motion that follows the previous one too closely: measured on 20x20
+    # boards on a loaded machine (bench/bench_pattern.py), 10 ms between a drag's two
+    # motions lost cells, 15 ms now and then, 20 ms none, with the release at once.
+    # A lost motion is repaired after the verifying capture.
+    "pattern": (TATHAM_PATTERN, Pace(gesture=0.0, motion=0.020, click=0.0, release=0.0)),
 }
 
 
@@ -241,4 +243,9 @@ def profile_for(name: str | None, window: WindowInfo | None) -> str:
 def make_game(*, templates: str | None = None, profile: str | None = None,
               window: WindowInfo | None = None) -> NonogramGame:
     chosen, pace = PROFILES[profile_for(profile, window)]
+    if chosen is TATHAM_PATTERN:
+        # Pattern's own reader (clipped clues, its palette) and completion rule.
+        from autoplayer.games.nonogram.pattern.game import PatternGame
+
+        return PatternGame(templates, pace)
     return NonogramGame(chosen, pace, templates)

@@ -1,0 +1,182 @@
+"""Reading Pattern from screenshots the real game renders headless (`sgt-pattern --screenshot`).
+
+No X server is needed. Every puzzle comes from Pattern's own generator, so the
+clues it must read are known exactly.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from autoplayer.errors import InputError, UserError
+from autoplayer.games.nonogram.formats import load_puzzle
+from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
+from autoplayer.games.nonogram.pattern import completion
+from autoplayer.games.nonogram.pattern.game import TEMPLATES_DIR, load_named, solve_clipped
+from autoplayer.games.nonogram.pattern.reader import read_pattern
+from autoplayer.games.nonogram.pattern.session import PATTERN, generate
+from autoplayer.games.nonogram.solver import solve
+
+needs_pattern = pytest.mark.skipif(not os.path.exists(PATTERN),
+                                   reason="sgt-puzzles is not installed")
+
+
+def render(game_id: str, tile: int, tmp_path: Path, **colours: str) -> np.ndarray:
+    from PIL import Image
+
+    out = tmp_path / f"shot-{tile}-{abs(hash(game_id))}.png"
+    env = {**os.environ, "PATTERN_TILESIZE": str(tile)}
+    env.update({f"PATTERN_COLOUR_{k[1:]}": v for k, v in colours.items()})
+    subprocess.run([PATTERN, "--screenshot", str(out), game_id], env=env, check=True,
+                   timeout=60, capture_output=True)
+    with Image.open(out) as im:
+        return np.asarray(im.convert("RGB"))
+
+
+@pytest.fixture(scope="module")
+def templates() -> object:
+    if not (TEMPLATES_DIR / "pattern" / "index.json").exists():
+        pytest.skip("templates/pattern is missing (tools/pattern-calibration makes it)")
+    return load_named("pattern")
+
+
+# Sizes against tile sizes, the small font (a two-digit column clue) included.
+CASES = [(5, 14), (10, 16), (15, 16), (20, 16), (25, 16), (30, 20), (10, 24), (15, 24),
+         (20, 24), (25, 24), (30, 24), (15, 32), (25, 32), (20, 40), (10, 48)]
+
+
+@needs_pattern
+@pytest.mark.parametrize("size,tile", CASES, ids=[f"{s}x{s}-t{t}" for s, t in CASES])
+def test_every_clue_and_cell_of_a_generated_puzzle(tmp_path: Path, templates: object,
+                                                   size: int, tile: int) -> None:
+    game_id = generate(f"{size}x{size}#reader{tile}")
+    truth = load_puzzle(game_id)
+    pixels = render(game_id, tile, tmp_path)
+    for name, tset in (("templates", templates), ("state machines alone", None)):
+        read = read_pattern(pixels, tset)
+        if read.clipped:
+            # Clipped lines never get a guessed clue; the rest must be exact.
+            assert all(read.puzzle.rows[i] is None for i in
+                       (line.index for line in read.clipped if line.kind == "row"))
+        rows = [c for c, line in zip(read.puzzle.rows, read.rows, strict=True)
+                if not line.clipped]
+        want = [c for c, line in zip(truth.rows, read.rows, strict=True) if not line.clipped]
+        assert rows == want, name
+        assert read.puzzle.columns == truth.columns, name
+        assert read.cells.shape == (size, size)
+        assert (read.cells == UNKNOWN).all()
+
+
+@needs_pattern
+@pytest.mark.parametrize("colour", ["ff0000", "808080"], ids=["red", "grey"])
+def test_clue_colours_do_not_change_the_reading(tmp_path: Path, templates: object,
+                                                colour: str) -> None:
+    """Pattern draws error clues red and the keyboard cursor's lines grey."""
+    game_id = generate("15x15#colours")
+    pixels = render(game_id, 24, tmp_path, c3=colour)
+    read = read_pattern(pixels, templates)
+    truth = load_puzzle(game_id)
+    assert (read.puzzle.rows, read.puzzle.columns) == (truth.rows, truth.columns)
+
+
+@needs_pattern
+def test_cells_are_read_by_their_sampled_colours(tmp_path: Path) -> None:
+    pixels = render(generate("10x10#cells"), 24, tmp_path).copy()
+    read = read_pattern(pixels)
+    want = np.full((10, 10), UNKNOWN, dtype=np.int8)
+    for (r, c), state, value in (((0, 0), FILLED, 0), ((3, 7), EMPTY, 255),
+                                 ((9, 9), FILLED, 0), ((5, 2), EMPTY, 255)):
+        x0, y0, x1, y1 = read.grid.cell_box(r, c)
+        pixels[y0:y1, x0:x1] = value
+        want[r, c] = state
+    assert np.array_equal(read_pattern(pixels).cells, want)
+
+
+# Row 1 (1 1 1 1 1) does not fit the clue band at 24 px tiles: Pattern clips it.
+CLIPPED_SETTLED = ("10x10:1.5/5.2/1.2/2.1/2.2.3/2.1.2/1.1.2/1.1.1.1/6.1/3.1/1.1.1.1.1/1.1.2/"
+                   "1.2.2/1.1.1.3/2.2.2/3.2.2/1.1.1.1/2.1.1.1/2.3/2.1")
+CLIPPED_OPEN = ("10x10:3.4/3.1/3.1.3/1/3.2/1.2/5.2/1.1.1/3.1.1/1.2/1.1.1.1.1/1.1.1.1.2/"
+                "1.1.1.1.1/1.1/1.5/2.1/1.1/1.2.1.1/3.2.1/1.1.1.1.1")
+
+
+@needs_pattern
+def test_a_clipped_row_is_detected_and_never_guessed(tmp_path: Path, templates: object) -> None:
+    read = read_pattern(render(CLIPPED_SETTLED, 24, tmp_path), templates)
+    assert [line.name for line in read.clipped] == ["row 1"]
+    assert read.rows[0].known == (1, 1, 1, 1)  # the numbers wholly visible
+    assert read.puzzle.rows[0] is None
+    solved = solve_clipped(read)
+    assert np.array_equal(solved.solution, solve(load_puzzle(CLIPPED_SETTLED)).solutions[0])
+    assert "row 1: clue clipped" in solved.note
+
+
+@needs_pattern
+def test_a_number_wholly_beyond_the_edge_is_not_missed(tmp_path: Path, templates: object) -> None:
+    """At 16 px tiles row 1's first 1 lies entirely outside the window: no ink touches
+    the edge, but the visible clue starts closer to it than numbers are spaced, so
+    the row is open (never read as 1 1 1 1)."""
+    read = read_pattern(render(CLIPPED_SETTLED, 16, tmp_path), templates)
+    assert read.rows[0].clipped and read.rows[0].hidden == 0
+    assert read.rows[0].known == (1, 1, 1, 1)
+    assert read.puzzle.rows[0] is None
+    # Rows of three numbers start well inside: they are read whole.
+    assert read.puzzle.rows[1] == (1, 1, 2)
+
+
+@needs_pattern
+def test_clipped_rows_that_leave_solutions_open_stop_with_their_names(
+        tmp_path: Path, templates: object) -> None:
+    read = read_pattern(render(CLIPPED_OPEN, 24, tmp_path), templates)
+    with pytest.raises(UserError, match=r"row 1, row 2, row 3, row 10: clue clipped"):
+        solve_clipped(read)
+
+
+def test_a_picture_without_a_board_is_an_error_naming_the_region() -> None:
+    rng = np.random.default_rng(1)
+    noise = rng.integers(0, 256, (300, 400, 3), dtype=np.uint8)
+    with pytest.raises(InputError, match="no grid") as err:
+        read_pattern(noise)
+    assert err.value.region is not None
+    with pytest.raises(InputError):
+        read_pattern(np.full((200, 200, 3), 230, dtype=np.uint8))
+
+
+@needs_pattern
+def test_digits_too_small_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="too small to read"):
+        read_pattern(render(generate("25x25#small"), 12, tmp_path))
+
+
+def test_finished_means_every_cell_decided_and_every_clue_met() -> None:
+    grid = np.array([[1, 0, 1], [1, 1, 0], [0, 0, 1]], dtype=np.int8)
+    rows = [((1, 1), False, 0), ((2,), False, 0), ((1,), False, 0)]
+    cols = [((2,), False, 0), ((1,), False, 0), ((1, 1), False, 0)]
+    assert completion.finished(grid, rows, cols)
+    blacks_only = np.where(grid == FILLED, FILLED, UNKNOWN).astype(np.int8)
+    assert not completion.finished(blacks_only, rows, cols)  # Pattern's own rule
+    wrong = grid.copy()
+    wrong[2, 2] = EMPTY
+    assert not completion.finished(wrong, rows, cols)
+    # A clipped row counts by its visible tail, with the cut numbers before it.
+    assert completion.finished(grid, [((1,), True, 1), *rows[1:]], cols)
+    assert completion.finished(grid, [((1, 1), True, 0), *rows[1:]], cols)
+    assert not completion.finished(grid, [((1, 1), True, 1), *rows[1:]], cols)
+    assert not completion.finished(grid, [((2,), True, 0), *rows[1:]], cols)
+
+
+def test_the_completion_flash_is_the_whole_board_inverted() -> None:
+    solution = np.array([[1, 0], [0, 1]], dtype=np.int8)
+    assert completion.flashing(1 - solution, solution)
+    assert not completion.flashing(solution, solution)
+    partly = (1 - solution).copy()
+    partly[0, 0] = UNKNOWN
+    assert not completion.flashing(partly, solution)
+
+
+def test_the_committed_templates_cover_every_digit(templates: object) -> None:
+    assert templates.digits == set(range(10))  # type: ignore[attr-defined]
