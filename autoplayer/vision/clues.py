@@ -70,6 +70,10 @@ class ClueLayout:
     """Rows whose clue ink touches the image's left edge: numbers may be missing."""
     clipped_columns: tuple[int, ...] = ()
     """Columns whose clue ink touches the image's top edge."""
+    ink_level: float | None = None
+    """Luminance of the clue ink, and of the ground it stands on near the board: cells
+    whose colour is nearer the ink are filled, whichever way the theme runs."""
+    paper_level: float | None = None
 
 
 def _boundaries(spans: tuple[tuple[int, int], ...], lo: int, hi: int) -> list[tuple[int, int]]:
@@ -150,8 +154,12 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
     columns = drop_frame(columns, pitch)
     heights = [b.box.h for s in (*rows, *columns) for g in s.groups for b in g]
     digit_height = float(np.median(heights)) if heights else pitch * 0.6
+    ink_level = paper_level = None
+    if near.size:
+        ink_level = float(np.percentile(near, 0.5 if dark else 99.5))
+        paper_level = float(np.median(near))
     return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped),
-                      tuple(clipped_columns))
+                      tuple(clipped_columns), ink_level, paper_level)
 
 
 def _touches_far_edge(strength: np.ndarray, threshold: float, pitch: float, kind: str) -> bool:

@@ -217,7 +217,11 @@ def read_cells(image: np.ndarray, grid: Grid, layout: ClueLayout) -> np.ndarray:
     patches = lum[ys[:, None, :, None], xs[None, :, None, :]]
     flat_patches = patches.reshape(h, w, k * k)
     medians = np.median(flat_patches, axis=2)
-    off = np.abs(patches - medians[:, :, None, None]) > 60
+    contrast = (abs(layout.paper_level - layout.ink_level)
+                if layout.ink_level is not None and layout.paper_level is not None else 240.0)
+    # A mark departs from its cell by a good share of the theme's contrast (dim marks
+    # on a dark board included).
+    off = np.abs(patches - medians[:, :, None, None]) > max(25.0, 0.25 * contrast)
     share = off.mean(axis=(2, 3))
     # A mark looks the same turned half a turn (allowing a pixel of misalignment).
     turned = off[:, :, ::-1, ::-1]
@@ -227,10 +231,15 @@ def read_cells(image: np.ndarray, grid: Grid, layout: ClueLayout) -> np.ndarray:
             near |= np.roll(turned, shift, axis=axis)
     symmetric = (off & near).sum(axis=(2, 3)) / np.maximum(1, off.sum(axis=(2, 3)))
     marked = (share >= 0.03) & (share <= 0.6) & (symmetric > 0.6)
-    ink_level = 0.0 if layout.dark else 255.0
-    paper = float(np.percentile(medians, 90)) if layout.dark else float(np.percentile(medians, 10))
-    paper = max(paper, 128.0) if layout.dark else min(paper, 127.0)
-    filled = np.abs(medians - ink_level) < 0.3 * abs(paper - ink_level)
+    ink_level = layout.ink_level if layout.ink_level is not None else (
+        0.0 if layout.dark else 255.0)
+    paper = layout.paper_level if layout.paper_level is not None else (
+        255.0 - ink_level)
+    if abs(paper - ink_level) < 40:  # no usable clue contrast: fall back to the extremes
+        ink_level, paper = (0.0, 255.0) if layout.dark else (255.0, 0.0)
+    # Filled cells take a colour of their own, nearer the clue ink than the clue ground
+    # is: darker than empty cells in a light theme, often lighter in a dark one.
+    filled = np.abs(medians - ink_level) < np.abs(medians - paper)
     state = np.full((h, w), UNKNOWN, np.int8)
     state[filled] = FILLED
     flat = ~filled & ~marked
