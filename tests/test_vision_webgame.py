@@ -113,7 +113,6 @@ def _started_game(seed: int, first_row_filled: bool) -> np.ndarray:
 
 
 KNOWN_STARTED = {
-    "row1": "a filled first row is taken for a row of clue boxes (grid._leading_odd)",
     "pixel-dark": _FADE,
     "serif": "serif: some marked (x) cells read as unknown",
     "mono-dark-hover": "mono dark: the hover tint hides marks in the hovered row/column",
@@ -126,7 +125,7 @@ def _started_id(skin: str, theme: str, hover: bool, first: bool) -> str:
 
 def _started_known(case_id: str) -> list:
     why = [r for k, r in KNOWN_STARTED.items() if k in case_id]
-    return [pytest.mark.xfail(reason="; ".join(why), strict=False)] if why else []
+    return [pytest.mark.xfail(reason="; ".join(why), strict=True)] if why else []
 
 
 STARTED = [pytest.param(skin, theme, hover, first, id=_started_id(skin, theme, hover, first),
