@@ -45,13 +45,14 @@ TEMPLATED = {("sans", 12), ("serif", 12), ("serif", 16), ("serif", 20), ("serif"
              ("mono", 12), ("mono", 16), ("mono", 32)}
 """(skin, cell px) read with templates/web-SKIN as well as the state machines."""
 
-_FADE = ("pixel dark theme: the clue bands fade to near-black, numbers there lose "
-         "their contrast (leading numbers dropped or merged)")
+_FADE = ("pixel dark theme at 12 px: digits 9 px tall on a band fading to near-black "
+         "merge with their drop shadows")
 KNOWN: dict[tuple[str, str, int], str] = {
-    **{("pixel", "dark", c): _FADE for c in BOARDS},
+    ("pixel", "dark", 12): _FADE,
+    ("pixel", "dark", 32): ("pixel dark, 5x5 board: the band is so short that the page's text "
+                            "beside it lifts the background estimate and the fade reads as ink"),
     ("serif", "light", 12): "serif at 12 px: glyphs 5-7 px tall split and merge wrongly",
     ("serif", "dark", 12): "serif at 12 px: glyphs 5-7 px tall split and merge wrongly",
-    ("serif", "dark", 16): "serif dark at 16 px: some column numbers not found",
 }
 """(skin, theme, cell px) that still misread, with why."""
 
@@ -62,7 +63,7 @@ def reader_for(skin: str, cell: int) -> str:
 
 CASES = [pytest.param(skin, theme, cell, size,
                       id=f"{skin}-{theme}-{cell}px-{size[0]}x{size[1]}-{reader_for(skin, cell)}",
-                      marks=[pytest.mark.xfail(reason=KNOWN[skin, theme, cell], strict=False)]
+                      marks=[pytest.mark.xfail(reason=KNOWN[skin, theme, cell], strict=True)]
                       if (skin, theme, cell) in KNOWN else [])
          for skin, theme, (cell, size) in itertools.product(SKINS, THEMES, BOARDS.items())]
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from autoplayer.geometry import Rect
 from autoplayer.vision.grid import Grid
-from autoplayer.vision.image import dark_ink, ink_strength, luminance, runs, trim
+from autoplayer.vision.image import dark_ink, luminance, relative_ink, runs, trim
 
 BAND_CONTRAST = 0.35
 """Ink departs from its background by at least this share of the band's strongest ink."""
@@ -112,8 +112,8 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
                         min(board.x, int(3 * pitch)), board.h)).ravel(),
     ])
     dark = dark_ink(near) if near.size else True
-    col_strength = ink_strength(_crop(lum, col_region), (1, long), dark) if col_region.h else None
-    row_strength = ink_strength(_crop(lum, row_region), (long, 1), dark) if row_region.w else None
+    col_strength = relative_ink(_crop(lum, col_region), (1, long), dark) if col_region.h else None
+    row_strength = relative_ink(_crop(lum, row_region), (long, 1), dark) if row_region.w else None
     peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_strength, row_strength)
              if s is not None and s.size]
     peak = max(peaks) if peaks else 0.0
@@ -295,10 +295,15 @@ def _main_line(ink: np.ndarray, kind: str) -> np.ndarray:
     """
     if kind != "row":
         return ink
-    parts = runs(ink.any(axis=1))
+    # Lines at its ends running the strip's whole height (the board's frame) would
+    # join everything up: they do not count here, and stay for `drop_frame`.
+    tall = ink.mean(axis=0) >= 0.9
+    tall[3:-3] = False
+    counts = ink[:, ~tall].sum(axis=1)
+    parts = runs(counts > 0)
     if len(parts) < 2:
         return ink
-    a, b = max(parts, key=lambda p: int(ink[p[0]:p[1]].sum()))
+    a, b = max(parts, key=lambda p: int(counts[p[0]:p[1]].sum()))
     out = np.zeros_like(ink)
     out[a:b] = ink[a:b]
     return out
