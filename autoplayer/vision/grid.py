@@ -280,8 +280,10 @@ def _leading_odd(image: np.ndarray, cols: list[tuple[int, int]], rows: list[tupl
     lines = centres.transpose(1, 0, 2) if axis == "x" else centres
     medians = np.median(lines, axis=1)  # one colour per column (or row)
     board = np.median(medians[len(medians) // 2:], axis=0)
+    # Dark themes tint clue boxes only slightly: any steady difference counts, as the
+    # board's frame must then set the boxes apart (below).
     k = 0
-    while k < len(medians) // 2 and np.abs(medians[k] - board).max() > 10:
+    while k < len(medians) // 2 and np.abs(medians[k] - board).max() > 2:
         k += 1
     if k == 0:
         return 0
@@ -289,7 +291,7 @@ def _leading_odd(image: np.ndarray, cols: list[tuple[int, int]], rows: list[tupl
     # in cells further in, and it sits behind an ordinary grid line where the
     # board's frame sets clue boxes apart.
     inner = (centres[:, k:] if axis == "x" else centres[k:, :]).reshape(-1, 3)
-    if any((np.abs(inner - medians[i]).max(axis=1) <= 10).any() for i in range(k)):
+    if any((np.abs(inner - medians[i]).max(axis=1) <= 2).any() for i in range(k)):
         return 0
     spans = cols if axis == "x" else rows
     gaps = [spans[i][0] - spans[i - 1][1] for i in range(1, len(spans))]
