@@ -290,7 +290,10 @@ def _leading_odd(image: np.ndarray, cols: list[tuple[int, int]], rows: list[tupl
     # A row (column) of filled cells is odd-coloured too, but its colour shows up
     # in cells further in, and it sits behind an ordinary grid line where the
     # board's frame sets clue boxes apart.
-    inner = (centres[:, k:] if axis == "x" else centres[k:, :]).reshape(-1, 3)
+    # (Only the far half across is looked at: the near half may hold the other
+    # band's clue boxes.)
+    inner = (centres[centres.shape[0] // 2:, k:] if axis == "x"
+             else centres[k:, centres.shape[1] // 2:]).reshape(-1, 3)
     if any((np.abs(inner - medians[i]).max(axis=1) <= 2).any() for i in range(k)):
         return 0
     spans = cols if axis == "x" else rows
