@@ -26,8 +26,10 @@ BAND_CONTRAST = 0.35
 STRIP_CONTRAST = {True: 0.45, False: 0.55}
 """... and by this share of its own strip's strongest ink: more for light ink on a dark
 ground, whose antialiased edges spread wider in luminance (keyed by `dark` ink)."""
-BAND_END_GAP = 1.2
-"""A band ends after this many cell pitches without ink."""
+BAND_END_GAP = 0.95
+"""A band ends after this many cell pitches without ink (stacked column numbers leave
+less than a pitch between them; the page above a band, a status line, may leave just
+more)."""
 
 
 @dataclass(frozen=True)

@@ -43,10 +43,13 @@ def ink_strength(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool) -> np.
     """
     kw, kh = (max(1, int(v) | 1) for v in kernel_wh)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (kw, kh))
+    # Beyond the picture's edge the picture goes on as it ends: a dark bar cut by the
+    # edge (a page header) is not a valley the closing should fill.
     if dark:
-        background = cv2.morphologyEx(lum, cv2.MORPH_CLOSE, kernel)
+        background = cv2.morphologyEx(lum, cv2.MORPH_CLOSE, kernel,
+                                      borderType=cv2.BORDER_REPLICATE)
         return background - lum
-    background = cv2.morphologyEx(lum, cv2.MORPH_OPEN, kernel)
+    background = cv2.morphologyEx(lum, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_REPLICATE)
     return lum - background
 
 
