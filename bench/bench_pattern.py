@@ -162,8 +162,8 @@ cell was read back:
 {pace_table}
 
 The smallest pause that lost no cell here: **{safe * 1000:.0f} ms** (it moves with the
-machine's load: on quieter runs 15 ms lost nothing; a pause before the release, tried
-earlier, changes nothing: it is the spacing of the motions that counts). The bot uses
+machine's load: on quieter runs 15 ms lost nothing). What counts is the spacing of
+successive motions: a pause before the release only adds to it. The bot uses
 {used.motion * 1000:.0f} ms; a motion lost anyway shows in the verifying capture (taken
 once the board has stopped changing: GTK redraws a few ms after the last event) and the
 next batch repairs those cells. Clicks need no pause.

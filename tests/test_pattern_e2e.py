@@ -163,20 +163,6 @@ def test_window_moved_between_cycles_is_followed(xserver: Xvfb) -> None:
             watch.stop()
 
 
-def _untouched(xserver: Xvfb, game: PatternProcess, *args: str) -> subprocess.CompletedProcess:
-    """Runs the bot expecting refusal; asserts it sent nothing at all."""
-    before = game.grab()
-    where = pointer(xserver.display)
-    result = run_play(xserver.display, *args, timeout=60)
-    time.sleep(0.2)
-    assert result.returncode == 2, result.stderr + result.stdout
-    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-    assert "Traceback" not in result.stderr
-    assert pointer(xserver.display) == where, "the bot moved the pointer"
-    assert np.array_equal(game.grab(), before), "the game's window changed"
-    return result
-
-
 FIFTEEN = "/usr/games/sgt-fifteen"
 FIFTEEN_ID = "4x4:4,6,5,12,9,0,11,1,10,3,8,7,14,13,2,15"
 
@@ -315,3 +301,50 @@ def test_a_dry_run_reads_and_solves_but_sends_nothing(xserver: Xvfb, tmp_path: P
 
     with Image.open(overlay) as im:
         assert im.size == (before.shape[1], before.shape[0])
+
+
+def _xdotool(display: str, *args: str) -> None:
+    subprocess.run(["xdotool", *args], env={**os.environ, "DISPLAY": display}, check=True,
+                   timeout=10)
+
+
+def test_red_error_clues_and_the_keyboard_cursor_do_not_break_reading(xserver: Xvfb) -> None:
+    """A user marked row 1 all empty (its clue turns red: the game's error check) and
+    moved the keyboard cursor (its row's and column's clues turn grey); the bot reads
+    through both, repairs row 1 and finishes."""
+    from autoplayer.games.nonogram.pattern.reader import read_pattern
+    from autoplayer.screen.window import locate, open_display
+
+    with PatternProcess(generate("10x10#colours"), xserver.display, 24) as game:
+        read = read_pattern(game.grab())
+        disp = open_display(xserver.display)
+        try:
+            origin = locate(disp, game.window_id).rect
+        finally:
+            disp.close()
+        y = origin.y + round(read.ys[0])
+        for x in read.xs:
+            _xdotool(xserver.display, "mousemove", str(origin.x + round(x)), str(y),
+                     "click", "3")
+            time.sleep(0.04)
+        _xdotool(xserver.display, "key", "Down", "Down", "Right")
+        time.sleep(0.3)
+        shown = game.grab()
+        red = (shown[..., 0] == 255) & (shown[..., 1] == 0) & (shown[..., 2] == 0)
+        cursor = (shown[..., 0] == 255) & (shown[..., 1] == 64) & (shown[..., 2] == 64)
+        assert red.any(), "row 1's clue did not turn red; the setup proves nothing"
+        assert cursor.any(), "no keyboard cursor; the setup proves nothing"
+        seen = read_pattern(shown)
+        assert (seen.puzzle.rows, seen.puzzle.columns) == (read.puzzle.rows,
+                                                           read.puzzle.columns)
+        play_to_completion(xserver, game)
+
+
+def test_a_held_shift_key_is_released_before_input(xserver: Xvfb) -> None:
+    """Shift turns Pattern's fill into an erase: the driver lets go of it first."""
+    with PatternProcess(generate("10x10#shift"), xserver.display, 24) as game:
+        _xdotool(xserver.display, "keydown", "shift")
+        try:
+            play_to_completion(xserver, game)
+        finally:
+            _xdotool(xserver.display, "keyup", "shift")

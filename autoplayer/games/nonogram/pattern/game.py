@@ -60,26 +60,24 @@ class PatternGame(NonogramGame):
     def __init__(self, templates: str | None = None, pace: Pace | None = None) -> None:
         profile, default_pace = PROFILES["pattern"]
         super().__init__(profile, pace or default_pace, templates)
-        self._templates = load_named(templates)
+        self.digit_templates = load_named(templates)
 
     def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
         if previous is None:
-            return to_reading(read_pattern(frame.pixels, self._templates))
+            return to_reading(read_pattern(frame.pixels, self.digit_templates))
         return to_reading(reread_cells(frame.pixels, previous.raw))
 
     def solve(self, reading: Reading) -> Solved[np.ndarray]:
-        read: PatternRead = reading.raw
-        if not read.clipped:
-            return super().solve(reading)
-        return solve_clipped(read)
+        read = reading.raw
+        if isinstance(read, PatternRead) and read.clipped:
+            return solve_clipped(read)
+        return super().solve(reading)
 
     def check(self, reading: Reading, solution: np.ndarray) -> Check:
         base = super().check(reading, solution)
-        read: PatternRead = reading.raw
         if completion.flashing(reading.shown, solution):
             return Check(0, base.total, True, ("caught the game's completion flash",))
-        rows = [(line.known, line.clipped, line.hidden) for line in read.rows]
-        columns = [(line.known, line.clipped, line.hidden) for line in read.columns]
+        rows, columns = _lines(reading)
         done = completion.finished(reading.shown, rows, columns)
         return Check(base.wrong, base.total, done, base.details)
 
@@ -87,6 +85,20 @@ class PatternGame(NonogramGame):
     def overlay(self, frame: Frame, reading: Reading, solution: np.ndarray | None) -> np.ndarray:
         """The dry run's picture: board, cells, every number read (clipped ones as '?')."""
         return draw_reading(frame.pixels, reading.raw, solution)
+
+
+def _lines(reading: Reading) -> tuple[list[completion.Line], list[completion.Line]]:
+    """Each line's clue as completion counts it: from Pattern's reader, clipping and all,
+    or (a reading made elsewhere) from the puzzle, an unknown clue counting as open."""
+    read = reading.raw
+    if isinstance(read, PatternRead):
+        return ([(line.known, line.clipped, line.hidden) for line in read.rows],
+                [(line.known, line.clipped, line.hidden) for line in read.columns])
+
+    def line(clue: tuple[int, ...] | None) -> completion.Line:
+        return ((), True, 0) if clue is None else (clue, False, 0)
+
+    return ([line(c) for c in reading.puzzle.rows], [line(c) for c in reading.puzzle.columns])
 
 
 def draw_reading(pixels: np.ndarray, read: PatternRead,
@@ -154,8 +166,3 @@ def solve_clipped(read: PatternRead) -> Solved[np.ndarray]:
                     "will not guess (run Pattern with a larger PATTERN_TILESIZE or a smaller "
                     "puzzle)")
 
-
-def make_game(*, templates: str | None = None, profile: str | None = None,
-              window: object | None = None) -> PatternGame:
-    """The factory `autoplayer play --game pattern` uses (the options of the nonogram one)."""
-    return PatternGame(templates)
