@@ -121,7 +121,7 @@ def _started_game(seed: int, first_row_filled: bool) -> np.ndarray:
 
 
 KNOWN_STARTED = {
-    "serif": "serif: some marked (x) cells read as unknown",
+    "serif-dark": "serif dark: some marked (x) cells read as unknown",
     "mono-dark-hover": "mono dark: the hover tint hides marks in the hovered row/column",
 }
 

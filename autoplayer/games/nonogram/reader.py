@@ -223,14 +223,11 @@ def read_cells(image: np.ndarray, grid: Grid, layout: ClueLayout) -> np.ndarray:
     # on a dark board included).
     off = np.abs(patches - medians[:, :, None, None]) > max(25.0, 0.25 * contrast)
     share = off.mean(axis=(2, 3))
-    # A mark looks the same turned half a turn (allowing a pixel of misalignment).
-    turned = off[:, :, ::-1, ::-1]
-    near = turned.copy()
-    for axis in (2, 3):
-        for shift in (-1, 1):
-            near |= np.roll(turned, shift, axis=axis)
-    symmetric = (off & near).sum(axis=(2, 3)) / np.maximum(1, off.sum(axis=(2, 3)))
-    marked = (share >= 0.03) & (share <= 0.6) & (symmetric > 0.6)
+    candidates = (share >= 0.03) & (share <= 0.6)
+    symmetric = np.zeros((h, w))
+    for r, c in np.argwhere(candidates):
+        symmetric[r, c] = _point_symmetry(off[r, c])
+    marked = candidates & (symmetric > 0.6)
     ink_level = layout.ink_level if layout.ink_level is not None else (
         0.0 if layout.dark else 255.0)
     paper = layout.paper_level if layout.paper_level is not None else (
@@ -253,3 +250,22 @@ def read_cells(image: np.ndarray, grid: Grid, layout: ClueLayout) -> np.ndarray:
             state[flat & away] = EMPTY
     state[marked & ~filled] = EMPTY
     return state
+
+
+def _point_symmetry(off: np.ndarray) -> float:
+    """Share of a mark's pixels that have a partner turned half a turn about the mark's
+    own centre: a cross or a dot sits near the middle of
+    the sampled patch, not always exactly on it. Ink centred well away from the
+    middle (a pointer's tip) is no mark."""
+    ys, xs = np.nonzero(off)
+    if ys.size == 0:
+        return 0.0
+    if (abs(ys.mean() - (off.shape[0] - 1) / 2) > 0.2 * off.shape[0]
+            or abs(xs.mean() - (off.shape[1] - 1) / 2) > 0.2 * off.shape[1]):
+        return 0.0
+    ty = np.rint(2 * ys.mean() - ys).astype(int)
+    tx = np.rint(2 * xs.mean() - xs).astype(int)
+    inside = (ty >= 0) & (ty < off.shape[0]) & (tx >= 0) & (tx < off.shape[1])
+    hit = np.zeros(ys.size, bool)
+    hit[inside] = off[ty[inside], tx[inside]]
+    return float(hit.mean())
