@@ -122,7 +122,6 @@ def _started_game(seed: int, first_row_filled: bool) -> np.ndarray:
 
 KNOWN_STARTED = {
     "serif-dark": "serif dark: some marked (x) cells read as unknown",
-    "mono-dark-hover": "mono dark: the hover tint hides marks in the hovered row/column",
 }
 
 

@@ -221,7 +221,7 @@ def read_cells(image: np.ndarray, grid: Grid, layout: ClueLayout) -> np.ndarray:
                 if layout.ink_level is not None and layout.paper_level is not None else 240.0)
     # A mark departs from its cell by a good share of the theme's contrast (dim marks
     # on a dark board included).
-    off = np.abs(patches - medians[:, :, None, None]) > max(25.0, 0.25 * contrast)
+    off = np.abs(patches - medians[:, :, None, None]) > max(20.0, 0.18 * contrast)
     share = off.mean(axis=(2, 3))
     candidates = (share >= 0.03) & (share <= 0.6)
     symmetric = np.zeros((h, w))
