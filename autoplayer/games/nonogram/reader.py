@@ -201,7 +201,7 @@ def _give_up(reading: NonogramReading, problem: tuple[str, int, str]) -> InputEr
 def read_cells(image: np.ndarray, grid: Grid, layout: ClueLayout) -> np.ndarray:
     """What each cell shows, robust to hover tints and a pointer over a few cells.
 
-    FILLED: the cell's middle is close to the clue ink. EMPTY (marked): a small
+    FILLED: the cell's middle is nearer the clue ink than the clue ground. EMPTY (marked): a small
     point-symmetric mark (a cross, a dot) in the middle, or, when the board
     shows two flat non-ink colours far apart, the one further from the ink.
     Everything else is UNKNOWN.
