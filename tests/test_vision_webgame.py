@@ -1,17 +1,33 @@
-"""The bundled browser game, rendered by real headless Chromium, read with the state machines alone.
+"""The bundled browser game rendered by real headless Chromium: board and every clue read exactly.
 
-Each case asks the game server for a random puzzle in one skin, theme and cell
-size, screenshots the page, and checks the board size and every clue against
-the puzzle the server holds.
+The full matrix: every skin x theme, cell sizes 12-40 px, boards 5x5 to 30x30
+(two-digit clues included). Each case asks the game server for a random puzzle,
+screenshots the page and checks the board size and every clue against the
+puzzle the server holds.
+
+Reader per case (`reader_for`): the state machines alone (untrained) wherever
+they read the skin; the committed calibrated templates templates/web-SKIN
+(made by tools/webgame-calibration from other seeds) combined with the state
+machines where the font is ambiguous to an untrained reader at that size:
+sans at 12 px (digits 5-7 px tall: 5 looks like 7), serif below 32 px (thin
+strokes: 1/7, 3/2, 8/9), mono at 12, 16 and 32 px (its 6 reads as 8).
+Cases that still misread are marked xfail with the reason (not hidden):
+see KNOWN.
+
+Further cases: a started game (pre-filled and marked cells via grid=) and a
+hovered cell (hover=R,C) in every skin and theme, the cell states read exactly.
 """
 
 from __future__ import annotations
 
+import itertools
 import shutil
 
+import numpy as np
 import pytest
 
 from autoplayer.games.nonogram.reader import read_nonogram
+from autoplayer.vision.templates import load_templates
 
 pytestmark = [
     pytest.mark.e2e,
@@ -20,46 +36,123 @@ pytestmark = [
         reason="Chromium is not installed (make system-deps installs it)"),
 ]
 
-# (skin, theme, cell px, (w, h)). Read correctly today. Known failures, kept out of this
-# list and reported rather than hidden: 12 px cells in sans and serif (digits 5-7 px
-# tall), serif at 12-24 px (thin strokes: 1/7, 3/2, 8/9 confusions), mono at 16 px
-# ("6" read as "8"), the pixel skin in the dark theme (tight gaps over a gradient).
-CASES = [
-    ("pixel", "light", 12, (5, 5)), ("pixel", "light", 16, (30, 30)),
-    ("pixel", "light", 24, (15, 20)), ("pixel", "light", 40, (10, 10)),
-    ("sans", "light", 16, (30, 30)), ("sans", "light", 24, (15, 20)),
-    ("sans", "light", 40, (10, 10)), ("sans", "dark", 16, (30, 30)),
-    ("sans", "dark", 24, (15, 20)), ("sans", "dark", 40, (10, 10)),
-    ("serif", "light", 40, (10, 10)), ("serif", "dark", 40, (10, 10)),
-    ("mono", "light", 12, (5, 5)), ("mono", "dark", 12, (5, 5)), ("mono", "light", 24, (15, 20)),
-    ("mono", "light", 40, (10, 10)), ("mono", "dark", 24, (15, 20)),
-    ("mono", "dark", 40, (10, 10)),
-]
+SKINS = ("pixel", "sans", "serif", "mono")
+THEMES = ("light", "dark")
+BOARDS = {12: ((10, 10), (25, 20)), 16: ((10, 10), (25, 20)), 20: ((30, 30),),
+          24: ((15, 20), (5, 5)), 32: ((5, 5), (20, 15)), 40: ((25, 20),)}
+"""Cell size -> boards (w, h); 20 and more cells long give two-digit clues."""
+
+TEMPLATED = {("sans", 12), ("serif", 12), ("serif", 16), ("serif", 20), ("serif", 24),
+             ("mono", 12), ("mono", 16), ("mono", 32)}
+"""(skin, cell px) read with templates/web-SKIN as well as the state machines."""
+
+_FADE = ("pixel dark theme at 12 px: digits 9 px tall on a band fading to near-black "
+         "merge with their drop shadows")
+_SHORT = ("pixel dark, 5x5 board: the band is so short that the page's text beside it lifts "
+          "the background estimate and the band's fade reads as ink")
+KNOWN: dict[tuple[str, str, int, tuple[int, int]], str] = {
+    ("pixel", "dark", 12, (10, 10)): _FADE,
+    ("pixel", "dark", 12, (25, 20)): _FADE,
+    ("mono", "dark", 12, (25, 20)): ("mono dark at 12 px: the dotted 0 of a 10 (digits 5 px "
+                                     "tall) is read as 8 by both readers"),
+    ("pixel", "dark", 24, (5, 5)): _SHORT,
+    ("pixel", "dark", 32, (5, 5)): _SHORT,
+    **{("serif", t, 12, b): "serif at 12 px: glyphs 5-7 px tall split and merge wrongly"
+       for t in THEMES for b in BOARDS[12]},
+}
+"""(skin, theme, cell px, board) that still misread, with why."""
+
+
+def reader_for(skin: str, cell: int) -> str:
+    return "templates" if (skin, cell) in TEMPLATED else "untrained"
+
+
+CASES = [pytest.param(skin, theme, cell, size,
+                      id=f"{skin}-{theme}-{cell}px-{size[0]}x{size[1]}-{reader_for(skin, cell)}",
+                      marks=[pytest.mark.xfail(reason=KNOWN[skin, theme, cell, size], strict=True)]
+                      if (skin, theme, cell, size) in KNOWN else [])
+         for skin, theme, (cell, boards) in itertools.product(SKINS, THEMES, BOARDS.items())
+         for size in boards]
 
 
 @pytest.fixture(scope="module")
 def server():
-    from autoplayer.webgame.browser import close_shared_browser
+    from autoplayer.webgame.browser import close_shared_browser, headless_screenshot
     from autoplayer.webgame.server import GameServer
 
     with GameServer() as s:
+        # One page per skin first: the browser loads a font on first use, and a page
+        # drawn before that shows a fallback font.
+        for skin in SKINS:
+            headless_screenshot(s.url(size=(5, 5), skin=skin), 600, 400)
         yield s
     close_shared_browser()
 
 
-@pytest.mark.parametrize(("skin", "theme", "cell", "size"), CASES,
-                         ids=[f"{s}-{t}-{c}px-{w}x{h}" for s, t, c, (w, h) in CASES])
-def test_reads_browser_rendered_board(server, skin, theme, cell, size):
+def _shoot(server, session: str, size: tuple[int, int], cell: int, **params) -> np.ndarray:
     from autoplayer.webgame.browser import headless_screenshot
 
-    session = f"vision-{skin}-{theme}-{cell}"
-    url = server.url(size=size, seed=cell, skin=skin, theme=theme, cell=cell, session=session)
-    width = max(1000, size[0] * cell * 2 + 200)
-    height = max(800, size[1] * cell * 2 + 200)
-    image = headless_screenshot(url, width, height)
+    url = server.url(size=size, cell=cell, session=session, **params)
+    image = headless_screenshot(url, max(1000, size[0] * cell * 2 + 200),
+                                max(800, size[1] * cell * 2 + 200))
     assert server.wait_for(session, lambda state, layout: layout is not None, 10)
+    return image
+
+
+@pytest.mark.parametrize(("skin", "theme", "cell", "size"), CASES)
+def test_reads_browser_rendered_board(server, skin, theme, cell, size):
+    session = f"vision-{skin}-{theme}-{cell}-{size[0]}x{size[1]}"
+    image = _shoot(server, session, size, cell, seed=cell + size[0], skin=skin, theme=theme)
     puzzle = server.puzzle(session)
-    reading = read_nonogram(image, verify=False)
+    templates = load_templates(f"templates/web-{skin}") if reader_for(skin, cell) == "templates" \
+        else None
+    reading = read_nonogram(image, verify=False, templates=templates)
     assert (reading.grid.width, reading.grid.height) == (puzzle.width, puzzle.height)
+    assert reading.puzzle.rows == puzzle.rows
+    assert reading.puzzle.columns == puzzle.columns
+
+
+def _started_game(seed: int, first_row_filled: bool) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    grid = rng.choice(np.array([-1, 0, 0, 1], np.int8), size=(10, 10))
+    if first_row_filled:
+        grid[0, :] = 1
+    return grid
+
+
+KNOWN_STARTED = {
+}
+
+
+def _started_id(skin: str, theme: str, hover: bool, first: bool) -> str:
+    return f"{skin}-{theme}{'-hover' if hover else ''}{'-row1' if first else ''}"
+
+
+def _started_known(case_id: str) -> list:
+    why = [r for k, r in KNOWN_STARTED.items() if k in case_id]
+    return [pytest.mark.xfail(reason="; ".join(why), strict=True)] if why else []
+
+
+STARTED = [pytest.param(skin, theme, hover, first, id=_started_id(skin, theme, hover, first),
+                        marks=_started_known(_started_id(skin, theme, hover, first)))
+           for skin, theme in itertools.product(SKINS, THEMES)
+           for hover, first in ((False, False), (True, False), (False, True))]
+
+
+@pytest.mark.parametrize(("skin", "theme", "hover", "first_row_filled"), STARTED)
+def test_reads_started_game(server, skin, theme, hover, first_row_filled):
+    """Filled and marked cells (dark themes: filled lighter than empty), a hovered cell,
+    a filled first row (not to be taken for clue boxes): every cell state read exactly."""
+    grid = _started_game(7, first_row_filled)
+    extra = {"hover": (2, 3)} if hover else {}
+    session = f"started-{skin}-{theme}-{int(hover)}{int(first_row_filled)}"
+    image = _shoot(server, session, (10, 10), 24, seed=5, skin=skin, theme=theme, grid=grid,
+                   **extra)
+    templates = load_templates(f"templates/web-{skin}") if reader_for(skin, 24) == "templates" \
+        else None
+    reading = read_nonogram(image, verify=False, templates=templates)
+    assert reading.state.shape == grid.shape
+    assert (reading.state != grid).sum() == 0, np.argwhere(reading.state != grid).tolist()
+    puzzle = server.puzzle(session)
     assert reading.puzzle.rows == puzzle.rows
     assert reading.puzzle.columns == puzzle.columns

@@ -19,15 +19,17 @@ import numpy as np
 
 from autoplayer.geometry import Rect
 from autoplayer.vision.grid import Grid
-from autoplayer.vision.image import dark_ink, ink_strength, luminance, runs, trim
+from autoplayer.vision.image import dark_ink, luminance, relative_ink, runs, trim
 
 BAND_CONTRAST = 0.35
 """Ink departs from its background by at least this share of the band's strongest ink."""
 STRIP_CONTRAST = {True: 0.45, False: 0.55}
 """... and by this share of its own strip's strongest ink: more for light ink on a dark
 ground, whose antialiased edges spread wider in luminance (keyed by `dark` ink)."""
-BAND_END_GAP = 1.2
-"""A band ends after this many cell pitches without ink."""
+BAND_END_GAP = 0.95
+"""A band ends after this many cell pitches without ink (stacked column numbers leave
+less than a pitch between them; the page above a band, a status line, may leave just
+more)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,10 @@ class ClueLayout:
     """Rows whose clue ink touches the image's left edge: numbers may be missing."""
     clipped_columns: tuple[int, ...] = ()
     """Columns whose clue ink touches the image's top edge."""
+    ink_level: float | None = None
+    """Luminance of the clue ink, and of the ground it stands on near the board: cells
+    whose colour is nearer the ink are filled, whichever way the theme runs."""
+    paper_level: float | None = None
 
 
 def _boundaries(spans: tuple[tuple[int, int], ...], lo: int, hi: int) -> list[tuple[int, int]]:
@@ -108,8 +114,8 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
                         min(board.x, int(3 * pitch)), board.h)).ravel(),
     ])
     dark = dark_ink(near) if near.size else True
-    col_strength = ink_strength(_crop(lum, col_region), (1, long), dark) if col_region.h else None
-    row_strength = ink_strength(_crop(lum, row_region), (long, 1), dark) if row_region.w else None
+    col_strength = relative_ink(_crop(lum, col_region), (1, long), dark) if col_region.h else None
+    row_strength = relative_ink(_crop(lum, row_region), (long, 1), dark) if row_region.w else None
     peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_strength, row_strength)
              if s is not None and s.size]
     peak = max(peaks) if peaks else 0.0
@@ -150,8 +156,12 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
     columns = drop_frame(columns, pitch)
     heights = [b.box.h for s in (*rows, *columns) for g in s.groups for b in g]
     digit_height = float(np.median(heights)) if heights else pitch * 0.6
+    ink_level = paper_level = None
+    if near.size:
+        ink_level = float(np.percentile(near, 0.5 if dark else 99.5))
+        paper_level = float(np.median(near))
     return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped),
-                      tuple(clipped_columns))
+                      tuple(clipped_columns), ink_level, paper_level)
 
 
 def _touches_far_edge(strength: np.ndarray, threshold: float, pitch: float, kind: str) -> bool:
@@ -185,7 +195,7 @@ def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, band_threshol
     if strength.size == 0:
         return Strip(kind, index, box, ())
     threshold = max(band_threshold, STRIP_CONTRAST[dark] * float(strength.max()))
-    ink = _drop_rules(strength > threshold, kind, pitch)
+    ink = _main_line(_drop_rules(strength > threshold, kind, pitch), kind)
     if not ink.any():
         return Strip(kind, index, box, ())
     if kind == "column":
@@ -274,6 +284,31 @@ def _drop_rules(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
     bad = [i for i in range(1, n)
            if max(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]) > 3 * pitch]
     return ink & ~np.isin(labels, bad) if bad else ink
+
+
+def _main_line(ink: np.ndarray, kind: str) -> np.ndarray:
+    """Keep only the band of ink a row's numbers share across its strip.
+
+    A row's numbers all sit at one height, so their ink forms one unbroken run
+    of scanlines. Ink separated from it by a blank scanline is something else:
+    the seam between two clue bands, the tails of the neighbouring row's
+    digits. (Column strips are left alone: a two-digit number there leaves a
+    blank column between its digits.)
+    """
+    if kind != "row":
+        return ink
+    # Lines at its ends running the strip's whole height (the board's frame) would
+    # join everything up: they do not count here, and stay for `drop_frame`.
+    tall = ink.mean(axis=0) >= 0.9
+    tall[3:-3] = False
+    counts = ink[:, ~tall].sum(axis=1)
+    parts = runs(counts > 0)
+    if len(parts) < 2:
+        return ink
+    a, b = max(parts, key=lambda p: int(counts[p[0]:p[1]].sum()))
+    out = np.zeros_like(ink)
+    out[a:b] = ink[a:b]
+    return out
 
 
 def _drop_specks(groups: list[tuple[Blob, ...]]) -> list[tuple[Blob, ...]]:

@@ -208,7 +208,62 @@ def _lattice(sel: np.ndarray, size: float, image: np.ndarray) -> Grid | None:
     top = _leading_odd(image, cols, rows, "y")
     if len(cols) - left < MIN_SIDE or len(rows) - top < MIN_SIDE:
         return None
-    return Grid(tuple(cols[left:]), tuple(rows[top:]))
+    cols, rows = _extend_full_lines(image, cols[left:], rows[top:])
+    return Grid(tuple(cols), tuple(rows))
+
+
+def _extend_full_lines(image: np.ndarray, cols: list[tuple[int, int]],
+                       rows: list[tuple[int, int]]
+                       ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Add rows and columns at the board's edges that are filled from end to end.
+
+    Some games draw filled cells without grid lines between them, so a fully
+    filled edge line melts into the board's frame and shows no cell patches.
+    One pitch beyond the edge, a line whose every cell has the colour of filled
+    cells seen inside the board is taken as part of it.
+    """
+    h_img, w_img = image.shape[:2]
+    # Sample each cell a fifth of the way down its middle: clear of centred marks (a
+    # cross, a dot) that would otherwise pass for a colour of their own.
+    cx = np.array([(a + b) // 2 for a, b in cols])
+    ty = np.array([a + (b - a) // 5 for a, b in rows])
+    samples = image[ty[:, None], cx[None, :], :3].astype(int).reshape(-1, 3)
+    colours, counts = np.unique(samples, axis=0, return_counts=True)
+    empty = colours[np.argmax(counts)]
+    filled = [c for c in colours if np.abs(c - empty).max() > 60]
+    if not filled:
+        return cols, rows
+
+    def is_filled(pixels: np.ndarray) -> bool:
+        return all(any(np.abs(p - f).max() <= 10 for f in filled) for p in pixels.astype(int))
+
+    def line_at(axis: str, mid: int) -> np.ndarray:
+        if axis == "y":
+            return image[mid, [(a + b) // 2 for a, b in cols], :3]
+        return image[[(a + b) // 2 for a, b in rows], mid, :3]
+
+    for axis in ("y", "x"):
+        spans = rows if axis == "y" else cols
+        limit = h_img if axis == "y" else w_img
+        p = round((spans[-1][0] - spans[0][0]) / max(1, len(spans) - 1))
+        for end in (0, -1):
+            a, b = spans[end]
+            d = -p if end == 0 else p
+            mid, beyond = (a + b) // 2 + d, (a + b) // 2 + 2 * d
+            if not 0 <= mid < limit:
+                continue
+            line = line_at(axis, mid)
+            if not is_filled(line):
+                continue
+            # Beyond a melted line lies the clue area, not more of the same colour.
+            if 0 <= beyond < limit and (np.abs(line_at(axis, beyond).astype(int)
+                                               - line.astype(int)).max(axis=1) <= 10).mean() > 0.5:
+                continue
+            if end == 0:
+                spans.insert(0, (a - p, b - p))
+            else:
+                spans.append((a + p, b + p))
+    return cols, rows
 
 
 def _leading_odd(image: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[int, int]],
@@ -225,10 +280,26 @@ def _leading_odd(image: np.ndarray, cols: list[tuple[int, int]], rows: list[tupl
     lines = centres.transpose(1, 0, 2) if axis == "x" else centres
     medians = np.median(lines, axis=1)  # one colour per column (or row)
     board = np.median(medians[len(medians) // 2:], axis=0)
+    # Dark themes tint clue boxes only slightly: any steady difference counts, as the
+    # board's frame must then set the boxes apart (below).
     k = 0
-    while k < len(medians) // 2 and np.abs(medians[k] - board).max() > 10:
+    while k < len(medians) // 2 and np.abs(medians[k] - board).max() > 2:
         k += 1
-    return k
+    if k == 0:
+        return 0
+    # A row (column) of filled cells is odd-coloured too, but its colour shows up
+    # in cells further in, and it sits behind an ordinary grid line where the
+    # board's frame sets clue boxes apart.
+    # (Only the far half across is looked at: the near half may hold the other
+    # band's clue boxes.)
+    inner = (centres[centres.shape[0] // 2:, k:] if axis == "x"
+             else centres[k:, centres.shape[1] // 2:]).reshape(-1, 3)
+    if any((np.abs(inner - medians[i]).max(axis=1) <= 2).any() for i in range(k)):
+        return 0
+    spans = cols if axis == "x" else rows
+    gaps = [spans[i][0] - spans[i - 1][1] for i in range(1, len(spans))]
+    usual = float(np.median(gaps))
+    return k if gaps[k - 1] > usual + 0.5 else 0
 
 
 def _occupancy(sel: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[int, int]]

@@ -43,11 +43,34 @@ def ink_strength(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool) -> np.
     """
     kw, kh = (max(1, int(v) | 1) for v in kernel_wh)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (kw, kh))
+    # Beyond the picture's edge the picture goes on as it ends: a dark bar cut by the
+    # edge (a page header) is not a valley the closing should fill.
     if dark:
-        background = cv2.morphologyEx(lum, cv2.MORPH_CLOSE, kernel)
+        background = cv2.morphologyEx(lum, cv2.MORPH_CLOSE, kernel,
+                                      borderType=cv2.BORDER_REPLICATE)
         return background - lum
-    background = cv2.morphologyEx(lum, cv2.MORPH_OPEN, kernel)
+    background = cv2.morphologyEx(lum, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_REPLICATE)
     return lum - background
+
+
+def relative_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool,
+                 floor: float = 8.0) -> np.ndarray:
+    """`ink_strength` as a share (x255) of the way from the local background to the ink colour.
+
+    Clue bands may fade (a gradient towards the page colour), so one number
+    stands on white and the next on near-black: measured against its own
+    background, black ink is full strength on both. The ink colour is the
+    region's extreme; departures under `floor` levels stay background.
+    """
+    strength = ink_strength(lum, kernel_wh, dark)
+    if lum.size == 0:
+        return strength
+    ink = float(np.percentile(lum[::2, ::2], 0.2 if dark else 99.8))
+    background = lum + strength if dark else lum - strength
+    room = np.abs(background - ink)
+    out = strength * 255.0 / np.maximum(room, 1.0)
+    out[strength < floor] = 0.0
+    return np.minimum(out, 255.0, out=out)
 
 
 def trim(mask: np.ndarray) -> tuple[np.ndarray, int, int]:
