@@ -1,9 +1,122 @@
-"""Command group 'fifteen' (see autoplayer.cli for the registration contract)."""
+"""Command group 'fifteen': solve sliding puzzles, look boards up by ID, play in the terminal.
+
+Boards are written as Simon Tatham's Fifteen writes game IDs: `WxH:t,t,…`,
+row-major, 0 for the gap, goal with the gap last.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
+    group = subparsers.add_parser(
+        "fifteen", help="the 15-puzzle (any W×H from 2×2 to 6×6): solve, show, play",
+        description="Sliding puzzles. Boards are Tatham's Fifteen game IDs, e.g. "
+        "4x4:4,6,5,12,9,0,11,1,10,3,8,7,14,13,2,15 (row-major, 0 = the gap).",
+    )
+    sub = group.add_subparsers(dest="fifteen_command", metavar="SUBCOMMAND", required=True)
+
+    solve = sub.add_parser(
+        "solve", help="print a solution: optimal (3x3, 4x4, ≤ 9 cells) or human-style",
+        description="Prints the moves (each tile and the way it slides) and their number. "
+        "Default: optimal where pattern databases exist (3x3, 4x4 and boards of up to 9 "
+        "cells; the 4x4 tables are built once, about half a minute, and cached), "
+        "otherwise human-style.",
+    )
+    solve.add_argument("board", help="WxH:t,t,… (0 = the gap), e.g. 3x3:1,2,3,4,5,6,7,0,8")
+    how = solve.add_mutually_exclusive_group()
+    how.add_argument("--optimal", action="store_const", dest="method", const="optimal",
+                     help="a shortest solution (IDA* with pattern databases)")
+    how.add_argument("--fast", action="store_const", dest="method", const="fast",
+                     help="human-style: rows first, then the last two rows; any size")
+    solve.add_argument("--letters", action="store_true",
+                       help="print the moves as one string of L/R/U/D (the way each tile slides)")
+    solve.set_defaults(func=cmd_solve, method=None)
+
+    show = sub.add_parser("show", help="draw a board and give its ID (or the board of an ID)")
+    what = show.add_mutually_exclusive_group(required=True)
+    what.add_argument("board", nargs="?", help="WxH:t,t,…")
+    what.add_argument("--id", type=int, help="the board with this ID (0 = solved)")
+    show.add_argument("--size", default="4x4", help="board size for --id (default 4x4)")
+    show.set_defaults(func=cmd_show)
+
+    play = sub.add_parser(
+        "play", help="play in the terminal: arrows slide, h hints, s solves, q quits",
+        description="A box-drawn board in the terminal. Arrow keys slide the tile next to "
+        "the gap that way; h shows the next optimal move; s solves with animation "
+        "(any key stops it); q or Esc quits.",
+    )
+    start = play.add_mutually_exclusive_group()
+    start.add_argument("--id", type=int, help="start from the board with this ID")
+    start.add_argument("--seed", type=int, help="a random board chosen by this seed")
+    play.add_argument("--size", default="4x4", help="board size WxH, 2..6 each (default 4x4)")
+    play.set_defaults(func=cmd_play)
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from autoplayer.errors import UserError
+    from autoplayer.games.fifteen.human import solve_steps
+    from autoplayer.games.fifteen.model import parse_board
+    from autoplayer.games.fifteen.partitions import has_tables
+    from autoplayer.games.fifteen.render import unicode_ok, wrap_moves
+
+    board = parse_board(args.board)
+    method = args.method or ("optimal" if has_tables(board.width, board.height) else "fast")
+    out = sys.stdout
+    arrows = unicode_ok(out.encoding)
+    if method == "optimal":
+        if not has_tables(board.width, board.height):
+            raise UserError(
+                f"no optimal solver for {board.width}x{board.height} "
+                "(3x3, 4x4 and boards of up to 9 cells); use --fast"
+            )
+        from autoplayer.games.fifteen.optimal import solve_optimal
+
+        moves = solve_optimal(board).moves
+        if args.letters:
+            print(moves, file=out)
+            return 0
+        print(f"{len(moves)} moves, optimal (each tile and the way it slides):", file=out)
+        for line in wrap_moves(board, moves, arrows=arrows):
+            print(f"  {line}", file=out)
+        return 0
+    steps = solve_steps(board)
+    moves = "".join(s.moves for s in steps)
+    if args.letters:
+        print(moves, file=out)
+        return 0
+    print(f"{len(moves)} moves, human-style (each tile and the way it slides):", file=out)
+    for step in steps:
+        count = f"{len(step.moves)} moves" if step.moves else "already in place"
+        print(f"{step.title} ({count})", file=out)
+        for line in wrap_moves(board, step.moves, arrows=arrows):
+            print(f"  {line}", file=out)
+        board = board.play(step.moves)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from autoplayer.games.fifteen.ids import board_from_id, id_of
+    from autoplayer.games.fifteen.model import parse_board, parse_size
+    from autoplayer.games.fifteen.render import ASCII_BOX, UNICODE_BOX, box_lines, unicode_ok
+
+    if args.board is not None:
+        board = parse_board(args.board)
+    else:
+        board = board_from_id(args.id, *parse_size(args.size))
+    print(f"{board.spec()}  ID {id_of(board)}")
+    for line in box_lines(board, UNICODE_BOX if unicode_ok(sys.stdout.encoding) else ASCII_BOX):
+        print(line)
+    if board.is_solved():
+        print("Note: this board is solved")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from autoplayer.games.fifteen.terminal import play_in_terminal, starting_board
+
+    board, board_id = starting_board(args.size, args.id, args.seed)
+    return play_in_terminal(board, board_id)

@@ -1,0 +1,13 @@
+"""The 15-puzzle (any W×H from 2×2 to 6×6), the third game behind `autoplayer.games.base`.
+
+- `model`: boards, moves, the parity rule, Tatham game IDs, Korf's gap-first convention;
+- `ids`: every solvable board ↔ an ID (Steinhaus–Johnson–Trotter ranks);
+- `partitions`, `pdb`, `optimal`: additive pattern databases and IDA* (numba; 3×3, 4×4);
+- `human`: the rows-first solver people use, any size, step by step;
+- `planner`: solution → clicks for games where one click slides a whole run;
+- `render`, `terminal`: the box-drawn board and the curses game.
+
+Playing from the screen needs a `reader` here (frame → Board and the cell
+rectangles) and the shared capture/input/play-loop machinery; `planner`
+already turns a solution into the clicks such a loop would send.
+"""
