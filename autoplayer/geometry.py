@@ -49,13 +49,27 @@ class Click:
 
 @dataclass(frozen=True)
 class Drag:
-    """Press at the start, move straight to the end, release there."""
+    """Press at the start, move straight to the end in `steps` paced motions, release there.
+
+    Games that act on the last motion only (Tatham's) need one step; games that
+    act on every cell the pointer enters need a step a cell.
+    """
 
     x0: int
     y0: int
     x1: int
     y1: int
     button: Button = Button.LEFT
+    steps: int = 1
+
+    def waypoints(self) -> list[tuple[int, int]]:
+        """The motion targets after the press, ending at (x1, y1)."""
+        n = max(self.steps, 1)
+        return [
+            (round(self.x0 + (self.x1 - self.x0) * i / n),
+             round(self.y0 + (self.y1 - self.y0) * i / n))
+            for i in range(1, n + 1)
+        ]
 
 
 @dataclass(frozen=True)
@@ -66,3 +80,30 @@ class Key:
 
 
 Gesture = Click | Drag | Key
+
+
+def points(gesture: Gesture) -> list[tuple[int, int]]:
+    """Every pointer position a gesture visits (none for a key)."""
+    if isinstance(gesture, Click):
+        return [(gesture.x, gesture.y)]
+    if isinstance(gesture, Drag):
+        return [(gesture.x0, gesture.y0), *gesture.waypoints()]
+    return []
+
+
+def to_screen(gesture: Gesture, origin: tuple[int, int], scale: float = 1.0) -> Gesture:
+    """A gesture in frame pixels moved to screen coordinates (see `Frame.to_screen`)."""
+    ox, oy = origin
+
+    def tx(v: int) -> int:
+        return round(ox + v / scale)
+
+    def ty(v: int) -> int:
+        return round(oy + v / scale)
+
+    if isinstance(gesture, Click):
+        return Click(tx(gesture.x), ty(gesture.y), gesture.button)
+    if isinstance(gesture, Drag):
+        return Drag(tx(gesture.x0), ty(gesture.y0), tx(gesture.x1), ty(gesture.y1),
+                    gesture.button, gesture.steps)
+    return gesture

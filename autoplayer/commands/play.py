@@ -1,9 +1,258 @@
-"""Command group 'play' (see autoplayer.cli for the registration contract)."""
+"""`autoplayer play` (play a game from the screen) and `autoplayer demo` (the bundled game).
+
+numpy, mss, pynput and the game back-ends are imported inside the command
+functions: pynput cannot even be imported without an X display.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+from autoplayer.errors import UserError
+
+GAMES: dict[str, str] = {
+    "nonogram": "autoplayer.games.nonogram.game:make_game",
+}
+"""Game name -> 'module:factory'; a factory takes the keyword options of `make_game`."""
+
+EXIT_OK, EXIT_NOT_SOLVED, EXIT_BAD_INPUT, EXIT_ABORTED = 0, 1, 2, 3
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
+    play = subparsers.add_parser(
+        "play",
+        help="play a game shown on the screen: read it, solve it, click it out, verify",
+        description="Captures the game (a window found by title, a screen region or a "
+        "monitor), reads the puzzle, solves it, sends the fewest clicks and drags, then "
+        "captures again and repairs any cell that did not take. Esc or moving the mouse "
+        "aborts (exit 3). Exit 0 solved and verified, 1 not solved after the repairs "
+        "allowed, 2 bad input (unreadable board, no such window), 3 aborted.",
+    )
+    where = play.add_mutually_exclusive_group()
+    where.add_argument("--window", metavar="TITLE",
+                       help="the window whose title contains TITLE (case-insensitive)")
+    where.add_argument("--region", metavar="X,Y,W,H", help="a screen rectangle")
+    where.add_argument("--monitor", metavar="N", type=int,
+                       help="a whole monitor (1 = the first; the default is monitor 1)")
+    play.add_argument("--exact", action="store_true", help="--window TITLE must match exactly")
+    play.add_argument("--window-class", metavar="CLASS",
+                      help="the window whose WM_CLASS is CLASS (with or without --window)")
+    play.add_argument("--game", choices=sorted(GAMES), default="nonogram")
+    play.add_argument("--profile", metavar="NAME",
+                      help="the game's input rules (nonogram: web, pattern); "
+                      "default: from the window class")
+    play.add_argument("--dry-run", action="store_true",
+                      help="read and solve only; send no input at all")
+    play.add_argument("--overlay", metavar="OUT.png", type=Path,
+                      help="write what was read, drawn over the capture, to OUT.png")
+    play.add_argument("--templates", metavar="NAME",
+                      help="digit templates from templates/NAME (see `autoplayer calibrate`)")
+    play.add_argument("--time-budget", metavar="S", type=float, default=300.0,
+                      help="abort after S seconds (default 300)")
+    play.add_argument("--json", action="store_true",
+                      help="print the report as one JSON object instead of lines")
+    play.add_argument("--pace", metavar="MS", type=float,
+                      help="at least MS milliseconds between gestures (default: the game's pace)")
+    play.set_defaults(func=run_play)
+
+    demo = subparsers.add_parser(
+        "demo",
+        help="play the bundled nonogram game in Chromium, end to end",
+        description="Starts the bundled browser game on a 15x15 puzzle in a Chromium app "
+        "window, plays it from the screen, and prints the game's own verdict and the time "
+        "per stage. Without a display it starts its own Xvfb and saves before/after "
+        "screenshots.",
+    )
+    demo.add_argument("--size", type=int, default=15, help="puzzle side (default 15)")
+    demo.add_argument("--seed", type=int, default=1, help="puzzle seed (default 1)")
+    demo.add_argument("--skin", help="the game's skin (default: the game's default)")
+    demo.add_argument("--out", metavar="DIR", type=Path,
+                      help="where the before/after screenshots go (default: a new temp dir)")
+    demo.add_argument("--xvfb", action="store_true",
+                      help="use a private Xvfb even when a display is available")
+    demo.set_defaults(func=run_demo)
+
+
+def load_game(name: str, **options: Any) -> Any:
+    module, _, factory = GAMES[name].partition(":")
+    return getattr(importlib.import_module(module), factory)(**options)
+
+
+def _positive(value: float | None, what: str) -> None:
+    if value is not None and value <= 0:
+        raise UserError(f"{what} must be positive, not {value:g}")
+
+
+def run_play(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    _positive(args.time_budget, "--time-budget")
+    if args.pace is not None and args.pace < 0:
+        raise UserError(f"--pace must not be negative, not {args.pace:g}")
+    if args.overlay is not None and not args.overlay.parent.is_dir():
+        raise UserError(f"--overlay: directory {args.overlay.parent} does not exist")
+
+    from autoplayer.play import play
+    from autoplayer.screen.capture import Screen, parse_region
+    from autoplayer.screen.source import RegionSource, WindowSource
+
+    region = parse_region(args.region) if args.region is not None else None
+    screen = Screen()
+    window = None
+    if args.window is not None or args.window_class is not None:
+        source: Any = WindowSource(screen, args.window, exact=args.exact,
+                                   wm_class=args.window_class)
+        window = source.window
+    elif region is not None:
+        source = RegionSource(screen, region)
+    else:
+        source = RegionSource(screen, screen.monitor(1 if args.monitor is None else args.monitor))
+    try:
+        game = load_game(args.game, templates=args.templates, profile=args.profile,
+                         window=window)
+        pace = game.pace.slower(args.pace) if args.pace is not None else None
+        report = play(game, source, dry_run=args.dry_run, overlay=args.overlay,
+                      time_budget=args.time_budget, pace=pace, started=started)
+    finally:
+        source.close()
+    if args.json:
+        import json
+
+        print(json.dumps(report.as_dict()))
+    else:
+        for line in report.lines():
+            print(line)
+    return EXIT_OK
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    if not 2 <= args.size <= 40:
+        raise UserError(f"--size {args.size} is outside 2..40")
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise UserError(f"--out {args.out} is not a directory")
+    return demo(size=args.size, seed=args.seed, skin=args.skin, out=args.out,
+                force_xvfb=args.xvfb, stream=sys.stdout)
+
+
+class BundledGame:
+    """The bundled nonogram page open in a Chromium app window, and its server's record."""
+
+    def __init__(self, server: Any, session: str, window: int) -> None:
+        self.server, self.session, self.window = server, session, window
+
+    def state(self) -> dict[str, Any]:
+        """The page's latest report: grid, solved, events (mouse presses it took)."""
+        return self.server.state(self.session) or {}
+
+    def puzzle(self) -> Any:
+        return self.server.puzzle(self.session)
+
+
+@contextmanager
+def bundled_game(
+    display: str, *, size: int = 15, seed: int = 1, skin: str | None = None,
+    theme: str | None = None, cell: int | None = None, puzzle: Any = None,
+    window: tuple[int, int] = (1200, 1000), timeout: float = 60.0,
+) -> Iterator[BundledGame]:
+    """Serve a puzzle, open it in Chromium, and wait until the page has drawn and reported."""
+    from autoplayer.webgame.browser import launch_app
+    from autoplayer.webgame.server import GameServer, new_session_id
+
+    with GameServer() as server:
+        session = new_session_id()
+        url = server.url(size=None if puzzle is not None else (size, size), puzzle=puzzle,
+                         seed=seed, skin=skin, theme=theme, cell=cell, session=session)
+        with launch_app(url, display=display, width=window[0], height=window[1],
+                        timeout=timeout) as app:
+            ready = server.wait_for(
+                session, lambda state, layout: state is not None and layout is not None,
+                timeout=timeout)
+            if not ready:
+                raise UserError(f"the game page did not load within {timeout:g} s ({url})")
+            yield BundledGame(server, session, app.window)
+
+
+def wait_until_still(source: Any, timeout: float = 10.0, interval: float = 0.15) -> Any:
+    """The first frame identical to the one before it: the page has finished painting."""
+    import numpy as np
+
+    deadline = time.monotonic() + timeout
+    last = source.grab()
+    while time.monotonic() < deadline:
+        time.sleep(interval)
+        frame = source.grab()
+        if frame.pixels.shape == last.pixels.shape and np.array_equal(frame.pixels, last.pixels):
+            return frame
+        last = frame
+    return last
+
+
+def _display_usable() -> bool:
+    if not os.environ.get("DISPLAY"):
+        return False
+    from autoplayer.screen.window import open_display
+
+    try:
+        open_display().close()
+    except UserError:
+        return False
+    return True
+
+
+def demo(*, size: int, seed: int, skin: str | None, out: Path | None, force_xvfb: bool,
+         stream: Any) -> int:
+    """`autoplayer demo`: see the command's help."""
+    started = time.perf_counter()
+    with ExitStack() as stack:
+        headless = force_xvfb or not _display_usable()
+        if headless:
+            from autoplayer.screen.xvfb import virtual_display
+
+            server = stack.enter_context(virtual_display(1280, 1024))
+            print(f"no usable display: playing on a private Xvfb ({server.display})",
+                  file=stream)
+            if out is None:
+                out = Path(tempfile.mkdtemp(prefix="autoplayer-demo-"))
+            out.mkdir(parents=True, exist_ok=True)
+        display = os.environ["DISPLAY"]
+
+        from autoplayer.commands.vision import save_png
+        from autoplayer.games.nonogram.game import make_game
+        from autoplayer.play import play
+        from autoplayer.screen.capture import Screen
+        from autoplayer.screen.source import WindowSource
+
+        game_page = stack.enter_context(bundled_game(display, size=size, seed=seed, skin=skin))
+        source = WindowSource(Screen(), window_id=game_page.window)
+        stack.callback(source.close)
+        before = wait_until_still(source)
+        print(f"game: {size}x{size} nonogram, seed {seed}, in Chromium window "
+              f"0x{game_page.window:x} ({source.window.rect.w}x{source.window.rect.h})",
+              file=stream)
+        if headless and out is not None:
+            save_png(str(out / "before.png"), before.pixels)
+        report = play(make_game(profile="web"), source, time_budget=300.0,
+                      started=time.perf_counter())
+        for line in report.lines():
+            print(line, file=stream)
+        # The page posts its state after drawing it; give the last report time to arrive.
+        game_page.server.wait_for(game_page.session,
+                                  lambda st, _: bool(st and st.get("solved")), 5.0)
+        state = game_page.state()
+        solved = bool(state.get("solved"))
+        print(f"game's verdict: {'SOLVED' if solved else 'not solved'} "
+              f"({state.get('events', '?')} mouse presses taken by the page)", file=stream)
+        if headless and out is not None:
+            save_png(str(out / "after.png"), source.grab().pixels)
+            print(f"screenshots: {out / 'before.png'} and {out / 'after.png'}", file=stream)
+        print(f"demo took {time.perf_counter() - started:.1f} s", file=stream)
+    return EXIT_OK if solved else EXIT_NOT_SOLVED

@@ -1,9 +1,139 @@
-"""Command group 'solve' (see autoplayer.cli for the registration contract)."""
+"""`autoplayer solve FILE`: the solver's verdict on a puzzle file, and its solution(s).
+
+Everything heavy (numpy, the formats, the solver) is imported inside `run`,
+so building the parser costs nothing for the other commands.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from pathlib import Path
+
+from autoplayer.errors import UserError
+
+EXIT_SOLVED = 0
+"""line-solvable, unique, or (with --max-solutions 1) solved."""
+EXIT_MULTIPLE = 1
+EXIT_BAD_INPUT = 2
+EXIT_CONTRADICTION = 4
+EXIT_TIMEOUT = 5
+EXIT_STALLED = 6
+"""--logic-only: line logic stopped with cells unknown."""
+
+_EXIT = {
+    "line-solvable": EXIT_SOLVED, "unique": EXIT_SOLVED, "solved": EXIT_SOLVED,
+    "multiple": EXIT_MULTIPLE, "contradiction": EXIT_CONTRADICTION,
+    "timeout": EXIT_TIMEOUT, "stalled": EXIT_STALLED,
+}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
+    solve = subparsers.add_parser(
+        "solve",
+        help="solve a nonogram file and say whether its solution is unique",
+        description="Prints the verdict (line-solvable, unique, multiple, contradiction, "
+        "timeout; stalled with --logic-only) and the solution; two different solutions "
+        "when there are several. Exit status: 0 solved (line-solvable or unique), "
+        "1 multiple, 2 bad input, 4 contradiction, 5 timeout, 6 stalled.",
+    )
+    solve.add_argument("file", metavar="FILE",
+                       help="puzzle file (format from its extension or content) "
+                       "or a Pattern game ID")
+    solve.add_argument("--logic-only", action="store_true",
+                       help="line logic only: no probing, no search (is it line-solvable?)")
+    solve.add_argument("--max-solutions", type=int, default=2, metavar="N",
+                       help="stop after N solutions (default 2, enough to prove uniqueness; "
+                       "1 skips the uniqueness check)")
+    solve.add_argument("--timeout", type=float, default=None, metavar="S",
+                       help="give up after S seconds (verdict timeout, what logic decided shown)")
+    solve.add_argument("--out", metavar="FILE",
+                       help="write the puzzle with its solution, in the format FILE's "
+                       "extension names (.non gets a goal line, the native format a "
+                       "solution section)")
+    solve.add_argument("--ascii", action="store_true", help="plain ASCII grid")
+    solve.add_argument("--stats", action="store_true",
+                       help="print solver statistics (lines, probes, nodes, time) to stderr")
+    solve.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.max_solutions < 1:
+        raise UserError("--max-solutions must be at least 1")
+    if args.timeout is not None and not args.timeout > 0:
+        raise UserError("--timeout must be a positive number of seconds")
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        _check_output(Path(args.file), out)
+
+    from autoplayer.games.nonogram import formats
+    from autoplayer.games.nonogram.render import render_puzzle
+    from autoplayer.games.nonogram.solver import solve
+
+    puzzle = formats.load_puzzle(args.file)
+    result = solve(
+        puzzle, logic_only=args.logic_only, max_solutions=args.max_solutions,
+        timeout=args.timeout,
+    )
+    verdict = result.verdict.value
+    cells = puzzle.width * puzzle.height
+    unicode = not args.ascii
+    lines = []
+    if verdict == "contradiction":
+        if result.contradiction is not None:
+            kind, index = result.contradiction
+            lines.append(f"contradiction: {kind} {index + 1} has no placement")
+        else:
+            lines.append("contradiction: every line fits, but no grid fits them all "
+                         "(proven by search)")
+    elif verdict in ("timeout", "stalled"):
+        why = f"after {args.timeout:g} s" if verdict == "timeout" else "line logic alone"
+        lines.append(f"{verdict}: {why} decided {result.decided} of {cells} cells")
+        lines.append(render_puzzle(puzzle, result.grid, unicode=unicode))
+        if result.solutions:
+            lines.append("a solution found in time (not proven unique):")
+            lines.append(render_puzzle(puzzle, result.solutions[0], unicode=unicode))
+    elif verdict == "multiple":
+        lines.append("multiple: at least two solutions; two of them:")
+        for i, grid in enumerate(result.solutions[:2], 1):
+            lines.append(f"solution {i}:")
+            lines.append(render_puzzle(puzzle, grid, unicode=unicode))
+    else:
+        lines.append(verdict)
+        lines.append(render_puzzle(puzzle, result.solutions[0], unicode=unicode))
+    sys.stdout.write("\n".join(lines).rstrip("\n") + "\n")
+    sys.stdout.flush()
+    if args.stats:
+        s = result.stats
+        print(f"autoplayer solve: {s.seconds:.3f} s, {s.lines_solved} line solves "
+              f"({s.cache_hits} cached), {s.probes} probes, {s.nodes} search nodes"
+              f"{', finished by SAT' if s.sat else ''}", file=sys.stderr)
+    if out is not None:
+        if result.solutions:
+            formats.save_puzzle(puzzle.with_solution(result.solutions[0]), out)
+            note = {"multiple": " (the first of several solutions)",
+                    "timeout": " (a solution not proven unique)"}.get(verdict, "")
+            print(f"autoplayer solve: wrote {out}{note}", file=sys.stderr)
+        else:
+            print(f"autoplayer solve: no solution, {out} not written", file=sys.stderr)
+    return _EXIT[verdict]
+
+
+def _check_output(source: Path, out: Path) -> None:
+    """Refuse to overwrite the input, and fail before solving on an unknown extension."""
+    from autoplayer.games.nonogram.formats import FORMATS, format_for_extension
+
+    fmt = format_for_extension(out)
+    with_solution = [f for f in FORMATS.values() if "solution" in f.carries]
+    known = ", ".join(f"{ext} ({f.name})" for f in with_solution for ext in f.extensions)
+    if fmt is None:
+        raise UserError(f"{out}: cannot tell the output format from the extension; "
+                        f"use one of {known}")
+    if "solution" not in FORMATS[fmt].carries:
+        raise UserError(f"{out}: the {fmt} format cannot hold a solution; use one of {known}")
+    if source.exists() and out.exists() and os.path.samefile(source, out):
+        raise UserError(f"{out}: is the input file; refusing to overwrite it")
+    if source.resolve() == out.resolve():
+        raise UserError(f"{out}: is the input file; refusing to overwrite it")

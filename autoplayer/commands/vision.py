@@ -1,9 +1,206 @@
-"""Command group 'vision' (see autoplayer.cli for the registration contract)."""
+"""Commands `read` (a puzzle from a screenshot) and `calibrate` (digit templates for a game).
+
+Heavy imports (numpy, OpenCV, Pillow) happen inside the command functions so
+that `autoplayer --help` stays fast.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
+
+from autoplayer.errors import Aborted, InputError, UserError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
+    read = subparsers.add_parser(
+        "read",
+        help="read a nonogram (clues and cells) from a screenshot",
+        description="Finds the board in IMAGE, reads every clue and cell, checks that the "
+        "clues make a solvable puzzle, and prints it. Exit 2 with the line and pixel region "
+        "when a clue cannot be read with confidence.",
+    )
+    read.add_argument("image", metavar="IMAGE", help="screenshot (PNG, JPEG, ...)")
+    read.add_argument("--overlay", metavar="OUT.png",
+                      help="also write the screenshot with what was read drawn on it")
+    read.add_argument("--out", metavar="PUZZLE",
+                      help="save the puzzle read (format from the extension: .non, .txt, ...)")
+    read.add_argument("--templates", metavar="NAME",
+                      help="digit templates from `autoplayer calibrate` (templates/NAME)")
+    read.add_argument("--no-verify", action="store_true",
+                      help="print what was read even when the clues do not add up")
+    read.set_defaults(func=run_read)
+
+    cal = subparsers.add_parser(
+        "calibrate",
+        help="learn a game's digit templates from screenshots",
+        description="Pairs the digit glyphs on screenshots of a known puzzle with their "
+        "values and saves them as templates/NAME (samples under calibration/NAME). Without "
+        "--puzzle, asks for the value of each new glyph, showing it as ASCII art.",
+    )
+    cal.add_argument("screenshots", metavar="SCREENSHOT", nargs="+")
+    cal.add_argument("--puzzle", metavar="FILE",
+                     help="the puzzle the screenshots show: a puzzle file or a Pattern game ID")
+    cal.add_argument("--name", required=True, help="template set name (templates/NAME)")
+    cal.add_argument("--dir", default=".", help="where templates/ and calibration/ go "
+                     "(default: the current directory)")
+    cal.set_defaults(func=run_calibrate)
+
+
+def load_image(path: str):
+    import numpy as np
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as im:
+            return np.asarray(im.convert("RGB"))
+    except FileNotFoundError:
+        raise InputError("no such file", path=path) from None
+    except (UnidentifiedImageError, OSError) as err:
+        raise InputError(f"not an image I can read ({err.__class__.__name__})", path=path)\
+            from None
+
+
+def save_png(path: str | Path, image) -> None:
+    """Write an RGB array as PNG atomically (temp file + rename)."""
+    import os
+    import tempfile
+
+    from PIL import Image
+
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".png",
+                               dir=target.parent if str(target.parent) else ".")
+    os.close(fd)
+    try:
+        Image.fromarray(image).save(tmp, format="PNG")
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def run_read(args: argparse.Namespace) -> int:
+    from autoplayer.games.nonogram import formats
+    from autoplayer.games.nonogram.model import UNKNOWN
+    from autoplayer.games.nonogram.reader import LOW_CONFIDENCE, read_nonogram
+    from autoplayer.games.nonogram.render import render_puzzle
+    from autoplayer.vision.templates import load_templates
+
+    if args.out and formats.format_for_extension(args.out) is None:
+        raise UserError(f"{args.out}: cannot tell the puzzle format from the extension")
+    templates = load_templates(args.templates) if args.templates else None
+    image = load_image(args.image)
+    try:
+        reading = read_nonogram(image, templates=templates, verify=not args.no_verify)
+    except InputError as err:
+        raise err.at(args.image) from None
+    if args.overlay:
+        write_overlay(args.overlay, image, reading, LOW_CONFIDENCE)
+    puzzle = reading.puzzle
+    known = reading.state != UNKNOWN
+    grid = reading.state if known.any() else None
+    out = [f"{puzzle.width}x{puzzle.height} board at x={reading.board.x} y={reading.board.y} "
+           f"w={reading.board.w} h={reading.board.h}"]
+    out += [f"corrected {c}" for c in reading.corrections]
+    unsure = [f"{k} {i + 1}: {n.value} ({n.confidence:.2f})" for k, i, n in reading.numbers()
+              if n.confidence < LOW_CONFIDENCE]
+    if unsure:
+        out.append("low confidence: " + "; ".join(unsure))
+    out.append(render_puzzle(puzzle, grid) if grid is not None else render_puzzle(puzzle))
+    out.append(formats.format_puzzle(puzzle, "tatham").strip())
+    sys.stdout.write("\n".join(out) + "\n")
+    if args.out:
+        formats.save_puzzle(puzzle, args.out)
+    return 0
+
+
+def write_overlay(path: str, image, reading, low: float) -> None:
+    from autoplayer.games.nonogram.model import EMPTY, FILLED
+    from autoplayer.vision.overlay import draw_overlay
+
+    marks = []
+    for r, row in enumerate(reading.cells):
+        for c, rect in enumerate(row):
+            s = reading.state[r, c]
+            if s in (FILLED, EMPTY):
+                marks.append((rect, "#" if s == FILLED else "x"))
+    numbers = [(n.value, n.confidence, n.box) for _, _, n in reading.numbers()]
+    save_png(path, draw_overlay(image, reading.board, reading.cells, numbers, low=low,
+                                cell_marks=marks))
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    from autoplayer.games.nonogram import formats
+    from autoplayer.vision import calibrate
+    from autoplayer.vision.image import ascii_picture
+    from autoplayer.vision.templates import TemplateSet, save_templates
+
+    base = Path(args.dir)
+    puzzle = formats.load_puzzle(args.puzzle) if args.puzzle else None
+    templates = TemplateSet(args.name)
+    all_samples: list[tuple[str, calibrate.Sample]] = []
+
+    def ask(glyph, where: str) -> int | None:
+        print(f"{where}, glyph at x={glyph.box.x} y={glyph.box.y}:")
+        print(ascii_picture(glyph.mask))
+        while True:
+            try:
+                answer = input("which digit is this? (0-9, s to skip, q to quit) ").strip()
+            except EOFError:
+                raise Aborted("calibration ended before every glyph had a value") from None
+            if answer == "q":
+                raise Aborted("calibration stopped; nothing was saved")
+            if answer == "s":
+                return None
+            if len(answer) == 1 and answer.isdigit():
+                return int(answer)
+
+    for shot in args.screenshots:
+        image = load_image(shot)
+        try:
+            if puzzle is not None:
+                labelled = calibrate.label_with_puzzle(image, puzzle)
+            else:
+                labelled = calibrate.label_interactively(image, templates, ask)
+        except InputError as err:
+            raise err.at(shot) from None
+        for s in labelled.samples:
+            templates.add(s.digit, s.glyph.mask)
+            all_samples.append((shot, s))
+        note = f", skipped {len(labelled.skipped)} lines" if labelled.skipped else ""
+        print(f"{shot}: {len(labelled.samples)} glyphs{note}")
+    if not templates.digits:
+        raise UserError("no glyph could be paired with a digit; nothing saved")
+    target = save_templates(templates, base / "templates" / args.name)
+    save_samples(base / "calibration" / args.name, all_samples)
+    missing = sorted(set(range(10)) - templates.digits)
+    print(f"saved {sum(len(v) for v in templates.samples.values())} templates to {target}"
+          + (f" (no samples of {', '.join(map(str, missing))})" if missing else ""))
+    return 0
+
+
+def save_samples(directory: Path, samples) -> None:
+    """Every labelled glyph as a PNG plus samples.json, written into a fresh directory."""
+    import json
+    import shutil
+    import tempfile
+
+    import numpy as np
+    from PIL import Image
+
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
+    index = []
+    for k, (shot, s) in enumerate(samples):
+        name = f"{k:04d}_digit{s.digit}.png"
+        Image.fromarray(np.where(s.glyph.mask, 0, 255).astype(np.uint8)).save(tmp / name)
+        b = s.glyph.box
+        index.append({"file": name, "digit": s.digit, "screenshot": str(shot),
+                      "line": s.where, "box": [b.x, b.y, b.w, b.h]})
+    (tmp / "samples.json").write_text(json.dumps(index, indent=1) + "\n")
+    if directory.exists():
+        shutil.rmtree(directory)
+    tmp.rename(directory)

@@ -1,0 +1,225 @@
+"""Reading a nonogram from a screenshot: board, cells, clues, and a check before anyone acts.
+
+`read_nonogram` finds the grid, reads every clue number (scanline state
+machines, plus calibrated templates when given), reads what each cell shows,
+and validates the puzzle: every clue fits its line, row and column totals
+agree and the solver finds a solution. When that fails it re-reads the least
+confident numbers with their next-best readings; when nothing works it raises
+`InputError` naming the line and the glyph's pixel region, with an ASCII
+picture of the glyph. The bot never acts on a reading it could not verify.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from autoplayer.errors import InputError
+from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Puzzle, min_length
+from autoplayer.geometry import Rect
+from autoplayer.vision.clues import ClueLayout, find_clues
+from autoplayer.vision.grid import Grid, find_grid
+from autoplayer.vision.image import ascii_picture, luminance
+from autoplayer.vision.numbers import ClueNumber, read_lines
+from autoplayer.vision.templates import TemplateSet
+
+LOW_CONFIDENCE = 0.5
+"""Numbers read with less confidence than this are marked on overlays."""
+RETRY_NUMBERS = 8
+"""How many of the least confident numbers the validator tries alternatives for."""
+SOLVE_SECONDS = 3.0
+
+
+@dataclass(frozen=True)
+class NonogramReading:
+    puzzle: Puzzle
+    grid: Grid
+    board: Rect
+    cells: tuple[tuple[Rect, ...], ...]
+    """cells[row][col]: each cell's interior."""
+    state: np.ndarray
+    """H×W int8: UNKNOWN, FILLED or EMPTY (marked) as the screen shows it."""
+    row_numbers: tuple[tuple[ClueNumber, ...], ...]
+    column_numbers: tuple[tuple[ClueNumber, ...], ...]
+    clipped_rows: tuple[int, ...] = ()
+    corrections: tuple[str, ...] = field(default=())
+    """What the validator changed from the first reading, e.g. 'row 3: 8 -> 6'."""
+
+    def numbers(self) -> list[tuple[str, int, ClueNumber]]:
+        """Every number read, as (kind, line index, number)."""
+        return ([("row", i, n) for i, line in enumerate(self.row_numbers) for n in line]
+                + [("column", j, n) for j, line in enumerate(self.column_numbers) for n in line])
+
+
+def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
+                  verify: bool = True) -> NonogramReading:
+    """Read the puzzle and board state shown in an H×W×3 RGB image (see module docstring)."""
+    if image.ndim != 3 or image.shape[2] < 3:
+        raise InputError(f"expected an RGB image, got an array of shape {image.shape}")
+    image = image[..., :3]
+    grid = find_grid(image)
+    layout = find_clues(image, grid)
+    rows, columns = read_lines(layout, templates)
+    cells = tuple(tuple(grid.cell(r, c) for c in range(grid.width)) for r in range(grid.height))
+    state = read_cells(image, grid, layout)
+    reading = NonogramReading(
+        _puzzle(rows, columns), grid, grid.rect, cells, state,
+        tuple(tuple(r) for r in rows), tuple(tuple(c) for c in columns), layout.clipped_rows,
+    )
+    if layout.clipped_rows:
+        first = layout.rows[layout.clipped_rows[0]]
+        raise InputError(
+            f"row clues run off the left edge of the picture (rows "
+            f"{', '.join(str(i + 1) for i in layout.clipped_rows)}): numbers may be missing",
+            region=(first.box.x, first.box.y, first.box.w, first.box.h))
+    return validate_reading(reading) if verify else reading
+
+
+def _puzzle(rows: list[list[ClueNumber]], columns: list[list[ClueNumber]]) -> Puzzle:
+    return Puzzle(tuple(tuple(n.value for n in r) for r in rows),
+                  tuple(tuple(n.value for n in c) for c in columns))
+
+
+def problems(puzzle: Puzzle) -> list[tuple[str, int, str]]:
+    """What makes the clues impossible, cheapest checks first: (kind, line, message)."""
+    out = []
+    for kind, clues, length in (("row", puzzle.rows, puzzle.width),
+                                ("column", puzzle.columns, puzzle.height)):
+        for i, clue in enumerate(clues):
+            if any(n < 1 for n in clue):
+                out.append((kind, i, "has a number below 1"))
+            elif min_length(clue) > length:
+                out.append((kind, i, f"needs {min_length(clue)} cells but has {length}"))
+    rt, ct = sum(map(sum, puzzle.rows)), sum(map(sum, puzzle.columns))
+    if rt != ct:
+        out.append(("totals", -1, f"row clues fill {rt} cells but column clues fill {ct}"))
+    return out
+
+
+def _solvable(puzzle: Puzzle) -> tuple[bool, tuple[str, int] | None]:
+    from autoplayer.games.nonogram.solver import Verdict, solve
+
+    result = solve(puzzle, max_solutions=1, timeout=SOLVE_SECONDS)
+    if result.verdict is Verdict.CONTRADICTION:
+        return False, result.contradiction
+    return True, None
+
+
+def validate_reading(reading: NonogramReading) -> NonogramReading:
+    """The reading, possibly with low-confidence numbers replaced, once it checks out."""
+    first_problem = _check(reading.puzzle)
+    if first_problem is None:
+        return reading
+    candidates = sorted(reading.numbers(), key=lambda t: t[2].confidence)[:RETRY_NUMBERS]
+    rows = [list(r) for r in reading.row_numbers]
+    columns = [list(c) for c in reading.column_numbers]
+    # One substitution first, then pairs among the least confident numbers.
+    options = [(c, alt) for c in candidates for alt in c[2].alternatives[:3]]
+    tries = [((o,)) for o in options] + list(itertools.combinations(options[:12], 2))
+    for attempt in tries:
+        keys = [(k, i, id(n)) for (k, i, n), _ in attempt]
+        if len(set(keys)) < len(keys):
+            continue
+        new_rows = [[*r] for r in rows]
+        new_cols = [[*c] for c in columns]
+        notes = []
+        for (kind, line, number), alt in attempt:
+            target = new_rows[line] if kind == "row" else new_cols[line]
+            k = next(j for j, n in enumerate(target) if n is number)
+            target[k] = ClueNumber(alt, 0.0, number.digits, ())
+            notes.append(f"{kind} {line + 1}: {number.value} -> {alt}")
+        puzzle = _puzzle(new_rows, new_cols)
+        if _check(puzzle) is None:
+            return NonogramReading(
+                puzzle, reading.grid, reading.board, reading.cells, reading.state,
+                tuple(tuple(r) for r in new_rows), tuple(tuple(c) for c in new_cols),
+                reading.clipped_rows, tuple(notes))
+    raise _give_up(reading, first_problem)
+
+
+def _check(puzzle: Puzzle) -> tuple[str, int, str] | None:
+    found = problems(puzzle)
+    if found:
+        return found[0]
+    ok, bad = _solvable(puzzle)
+    if ok:
+        return None
+    if bad is None:
+        return ("totals", -1, "the clues have no solution")
+    kind, index = bad
+    kind = "row" if str(kind).lower().startswith("r") else "column"
+    return (kind, index, "contradicts the other clues (no solution)")
+
+
+def _give_up(reading: NonogramReading, problem: tuple[str, int, str]) -> InputError:
+    kind, line, message = problem
+    if kind == "totals":
+        suspects = sorted(reading.numbers(), key=lambda t: t[2].confidence)
+        kind, line, number = suspects[0] if suspects else ("row", 0, None)
+        where = f"{message}; least sure of {kind} {line + 1}"
+    else:
+        numbers = (reading.row_numbers if kind == "row" else reading.column_numbers)[line]
+        number = min(numbers, key=lambda n: n.confidence) if numbers else None
+        clue = " ".join(str(n.value) for n in numbers) or "(empty)"
+        where = f"{kind} {line + 1} read as {clue} {message}"
+    if number is None:
+        box = reading.board
+        return InputError(f"cannot read the clues: {where}", region=(box.x, box.y, box.w, box.h))
+    box = number.box
+    glyph = number.digits[0].glyph if len(number.digits) == 1 else min(
+        number.digits, key=lambda d: d.confidence).glyph
+    picture = ascii_picture(glyph.mask).replace("\n", " / ")
+    return InputError(
+        f"cannot read the clues: {where}; the number read as {number.value} "
+        f"(confidence {number.confidence:.2f}) looks like: {picture}",
+        region=(box.x, box.y, box.w, box.h))
+
+
+def read_cells(image: np.ndarray, grid: Grid, layout: ClueLayout) -> np.ndarray:
+    """What each cell shows, robust to hover tints and a pointer over a few cells.
+
+    FILLED: the cell's middle is close to the clue ink. EMPTY (marked): a small
+    point-symmetric mark (a cross, a dot) in the middle, or, when the board
+    shows two flat non-ink colours far apart, the one further from the ink.
+    Everything else is UNKNOWN.
+    """
+    lum = luminance(image)
+    h, w = grid.height, grid.width
+    # Every cell's middle (a fifth of the cell in from each side) as one (h, w, k, k) block.
+    side = min(min(b - a for a, b in grid.xs), min(b - a for a, b in grid.ys))
+    inset = max(1, side // 5)
+    k = max(1, side - 2 * inset)
+    ys = np.array([a + inset for a, _ in grid.ys])[:, None] + np.arange(k)
+    xs = np.array([a + inset for a, _ in grid.xs])[:, None] + np.arange(k)
+    patches = lum[ys[:, None, :, None], xs[None, :, None, :]]
+    flat_patches = patches.reshape(h, w, k * k)
+    medians = np.median(flat_patches, axis=2)
+    off = np.abs(patches - medians[:, :, None, None]) > 60
+    share = off.mean(axis=(2, 3))
+    # A mark looks the same turned half a turn (allowing a pixel of misalignment).
+    turned = off[:, :, ::-1, ::-1]
+    near = turned.copy()
+    for axis in (2, 3):
+        for shift in (-1, 1):
+            near |= np.roll(turned, shift, axis=axis)
+    symmetric = (off & near).sum(axis=(2, 3)) / np.maximum(1, off.sum(axis=(2, 3)))
+    marked = (share >= 0.03) & (share <= 0.6) & (symmetric > 0.6)
+    ink_level = 0.0 if layout.dark else 255.0
+    paper = float(np.percentile(medians, 90)) if layout.dark else float(np.percentile(medians, 10))
+    paper = max(paper, 128.0) if layout.dark else min(paper, 127.0)
+    filled = np.abs(medians - ink_level) < 0.3 * abs(paper - ink_level)
+    state = np.full((h, w), UNKNOWN, np.int8)
+    state[filled] = FILLED
+    flat = ~filled & ~marked
+    if flat.any():
+        levels = medians[flat]
+        far = levels.max() if layout.dark else levels.min()
+        near = levels.min() if layout.dark else levels.max()
+        if abs(far - near) > 80:
+            mid = (far + near) / 2
+            away = (medians > mid) if layout.dark else (medians < mid)
+            state[flat & away] = EMPTY
+    state[marked & ~filled] = EMPTY
+    return state

@@ -1,0 +1,195 @@
+"""Line propagation to a fixpoint over a board of row and column bitmasks.
+
+The board keeps every line twice, as row masks (bit c = column c) and column
+masks (bit r = row r), so a line solve reads its line without gathering cells;
+each cell the solver decides is written to the crossing line too, which is
+then queued (a dirty-line queue: a line is re-solved only after one of its
+cells changed). Line results are cached per (clue, length) on the pair of masks.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Iterable, Sequence
+
+from autoplayer.games.nonogram.solver.line import Clue, solve_masks
+
+Line = tuple[str, int]
+"""("row" | "column", 0-based index)."""
+
+_CACHE_LIMIT = 400_000
+_CHECK_EVERY = 512
+
+
+class Timeout(Exception):
+    """The caller's time budget ran out; the board holds everything decided so far."""
+
+
+class Board:
+    """Known cells as masks: rows_f[r] bit c = cell (r, c) filled; rows_e likewise empty."""
+
+    __slots__ = ("cols_e", "cols_f", "rows_e", "rows_f", "unknown")
+
+    def __init__(
+        self, rows_f: list[int], rows_e: list[int], cols_f: list[int], cols_e: list[int],
+        unknown: int,
+    ) -> None:
+        self.rows_f, self.rows_e, self.cols_f, self.cols_e = rows_f, rows_e, cols_f, cols_e
+        self.unknown = unknown
+
+    @classmethod
+    def blank(cls, height: int, width: int) -> Board:
+        return cls([0] * height, [0] * height, [0] * width, [0] * width, height * width)
+
+    def copy(self) -> Board:
+        return Board(
+            self.rows_f[:], self.rows_e[:], self.cols_f[:], self.cols_e[:], self.unknown
+        )
+
+    def assign(self, other: Board) -> None:
+        self.rows_f, self.rows_e = other.rows_f, other.rows_e
+        self.cols_f, self.cols_e = other.cols_f, other.cols_e
+        self.unknown = other.unknown
+
+    def value(self, r: int, c: int) -> int:
+        if (self.rows_f[r] >> c) & 1:
+            return 1
+        if (self.rows_e[r] >> c) & 1:
+            return 0
+        return -1
+
+    def set_cell(self, r: int, c: int, filled: bool) -> None:
+        """Sets an unknown cell (the caller then propagates row r and column c)."""
+        if filled:
+            self.rows_f[r] |= 1 << c
+            self.cols_f[c] |= 1 << r
+        else:
+            self.rows_e[r] |= 1 << c
+            self.cols_e[c] |= 1 << r
+        self.unknown -= 1
+
+
+class Engine:
+    """The static side of a solve: clues, line caches, statistics, deadline."""
+
+    def __init__(
+        self, rows: Sequence[Clue | None], columns: Sequence[Clue | None],
+        deadline: float | None = None,
+    ) -> None:
+        self.rows, self.columns = tuple(rows), tuple(columns)
+        self.height, self.width = len(rows), len(columns)
+        self.deadline = deadline
+        caches: dict[tuple[Clue, int], dict[int, tuple[int, int] | None]] = {}
+        self._row_cache = [
+            None if clue is None else caches.setdefault((clue, self.width), {})
+            for clue in self.rows
+        ]
+        self._col_cache = [
+            None if clue is None else caches.setdefault((clue, self.height), {})
+            for clue in self.columns
+        ]
+        self._caches = caches
+        self.lines_solved = 0
+        self.cache_hits = 0
+        self.probes = 0
+        self.nodes = 0
+        self._until_check = _CHECK_EVERY
+
+    def constrained_lines(self) -> tuple[list[int], list[int]]:
+        return (
+            [r for r, clue in enumerate(self.rows) if clue is not None],
+            [c for c, clue in enumerate(self.columns) if clue is not None],
+        )
+
+    def check_time(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise Timeout
+
+    def _tick(self) -> None:
+        self._until_check = _CHECK_EVERY
+        self.check_time()
+        if sum(map(len, self._caches.values())) > _CACHE_LIMIT:
+            for cache in self._caches.values():
+                cache.clear()
+
+    def propagate(
+        self, board: Board, rows: Iterable[int], columns: Iterable[int]
+    ) -> Line | None:
+        """Line logic to a fixpoint from the given dirty lines; the failing line, or None.
+
+        Rows are solved before columns at the start, and the queue is FIFO, so the
+        line reported is the first one found without a placement.
+        """
+        height = self.height
+        row_clues, col_clues = self.rows, self.columns
+        row_cache, col_cache = self._row_cache, self._col_cache
+        rows_f, rows_e, cols_f, cols_e = board.rows_f, board.rows_e, board.cols_f, board.cols_e
+        queued = bytearray(height + self.width)
+        queue: deque[int] = deque()
+        for r in rows:
+            if row_cache[r] is not None and not queued[r]:
+                queued[r] = 1
+                queue.append(r)
+        for c in columns:
+            if col_cache[c] is not None and not queued[height + c]:
+                queued[height + c] = 1
+                queue.append(height + c)
+        solved = hits = 0
+        unknown = board.unknown
+        try:
+            while queue:
+                line = queue.popleft()
+                queued[line] = 0
+                is_row = line < height
+                if is_row:
+                    i = line
+                    f, e = rows_f[i], rows_e[i]
+                    cache = row_cache[i]
+                    n = self.width
+                else:
+                    i = line - height
+                    f, e = cols_f[i], cols_e[i]
+                    cache = col_cache[i]
+                    n = height
+                key = (f << n) | e
+                if key in cache:
+                    result = cache[key]
+                    hits += 1
+                else:
+                    result = solve_masks(row_clues[i] if is_row else col_clues[i], n, f, e)
+                    cache[key] = result
+                    solved += 1
+                    self._until_check -= 1
+                    if self._until_check <= 0:
+                        self._tick()
+                if result is None:
+                    return ("row" if is_row else "column", i)
+                nf, ne = result
+                new_f, new_e = nf ^ f, ne ^ e
+                if not (new_f | new_e):
+                    continue
+                if is_row:
+                    rows_f[i], rows_e[i] = nf, ne
+                    cross_f, cross_e, base = cols_f, cols_e, height
+                    crossing = col_cache
+                else:
+                    cols_f[i], cols_e[i] = nf, ne
+                    cross_f, cross_e, base = rows_f, rows_e, 0
+                    crossing = row_cache
+                bit = 1 << i
+                for changed, cross in ((new_f, cross_f), (new_e, cross_e)):
+                    while changed:
+                        low = changed & -changed
+                        j = low.bit_length() - 1
+                        changed ^= low
+                        cross[j] |= bit
+                        unknown -= 1
+                        if crossing[j] is not None and not queued[base + j]:
+                            queued[base + j] = 1
+                            queue.append(base + j)
+            return None
+        finally:
+            board.unknown = unknown
+            self.lines_solved += solved
+            self.cache_hits += hits

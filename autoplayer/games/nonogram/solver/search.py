@@ -1,0 +1,228 @@
+"""The whole solve: line propagation, probing, backtracking guided by probes, then SAT."""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from autoplayer.games.nonogram.solver.line import masks_of
+from autoplayer.games.nonogram.solver.probe import probe
+from autoplayer.games.nonogram.solver.propagate import Board, Engine, Line, Timeout
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from autoplayer.games.nonogram.model import Puzzle
+
+
+NODE_BUDGET = 4
+"""Search nodes (each fully probed) before the SAT back end takes over."""
+
+
+def _sat_back_end() -> Callable[..., tuple[list[Board], bool]] | None:
+    """`sat_solutions` when python-sat is installed, else None (search alone then).
+
+    Only looked up, not imported, here: most searches end within the budget.
+    """
+    from importlib.util import find_spec
+
+    if find_spec("pysat") is None:
+        return None
+
+    def sat_solutions(*args: Any, **kwargs: Any) -> tuple[list[Board], bool]:
+        from autoplayer.games.nonogram.solver.sat import sat_solutions
+
+        return sat_solutions(*args, **kwargs)
+
+    return sat_solutions
+
+
+class Verdict(enum.Enum):
+    """What the solver proved; the values are the words the CLI prints."""
+
+    LINE_SOLVABLE = "line-solvable"
+    """Line logic alone decides every cell (so the solution is unique)."""
+    UNIQUE = "unique"
+    """Exactly one solution, but finding it needed probing or search."""
+    MULTIPLE = "multiple"
+    """At least two solutions (the first two found are given)."""
+    SOLVED = "solved"
+    """A solution, with uniqueness not checked (max_solutions=1)."""
+    CONTRADICTION = "contradiction"
+    """No grid satisfies the clues (and the starting grid)."""
+    TIMEOUT = "timeout"
+    """The time budget ran out before a verdict."""
+    STALLED = "stalled"
+    """Logic-only run: line logic stopped with cells still unknown."""
+
+
+@dataclass
+class SolveStats:
+    lines_solved: int = 0
+    """Line-solver runs (cache misses)."""
+    cache_hits: int = 0
+    probes: int = 0
+    nodes: int = 0
+    """Search nodes (the root counts as one once probing starts)."""
+    sat: bool = False
+    """Whether the search ran out of its node budget and the SAT back end finished."""
+    seconds: float = 0.0
+
+
+@dataclass
+class SolveResult:
+    verdict: Verdict
+    grid: np.ndarray
+    """H×W int8: what logic decided before any guess (UNKNOWN where it did not)."""
+    solutions: list[np.ndarray] = field(default_factory=list)
+    """Solutions found, at most max_solutions (with TIMEOUT: those found in time)."""
+    contradiction: Line | None = None
+    """The first line found with no placement (0-based index), when there is one."""
+    stats: SolveStats = field(default_factory=SolveStats)
+
+    @property
+    def decided(self) -> int:
+        return int((self.grid != -1).sum())
+
+
+def _to_grid(board: Board, width: int) -> np.ndarray:
+    import numpy as np
+
+    height = len(board.rows_f)
+    nbytes = (width + 7) // 8 or 1
+
+    def unpack(masks: list[int]) -> np.ndarray:
+        raw = b"".join(m.to_bytes(nbytes, "little") for m in masks)
+        bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
+        return bits.reshape(height, nbytes * 8)[:, :width].astype(bool)
+
+    grid = np.full((height, width), -1, dtype=np.int8)
+    if height:
+        grid[unpack(board.rows_e)] = 0
+        grid[unpack(board.rows_f)] = 1
+    return grid
+
+
+def _start_board(height: int, width: int, grid: np.ndarray | None) -> Board:
+    board = Board.blank(height, width)
+    if grid is None:
+        return board
+    for r, row in enumerate(grid.tolist()):
+        f, e = masks_of(row)
+        board.rows_f[r], board.rows_e[r] = f, e
+        board.unknown -= (f | e).bit_count()
+        for c in range(width):
+            if (f >> c) & 1:
+                board.cols_f[c] |= 1 << r
+            elif (e >> c) & 1:
+                board.cols_e[c] |= 1 << r
+    return board
+
+
+class _OverBudget(Exception):
+    """The search used its node budget; the SAT back end takes over."""
+
+
+def _search(
+    engine: Engine, root: Board, max_solutions: int, solutions: list[Board],
+    node_budget: int | None,
+) -> bool:
+    """Depth-first search from `root` (probed in place), adding to `solutions`.
+
+    Returns whether the search space was exhausted (False: stopped at max_solutions).
+    """
+    stack = [root]
+    while stack:
+        if node_budget is not None and engine.nodes >= node_budget:
+            raise _OverBudget
+        board = stack.pop()
+        engine.nodes += 1
+        engine.check_time()
+        branch = probe(engine, board)
+        if branch is None:
+            continue
+        if branch.row < 0:
+            solutions.append(board)
+        else:
+            # the branch that decided more is explored first (popped last pushed)
+            first, second = branch.filled, branch.empty
+            if second.unknown < first.unknown:
+                first, second = second, first
+            stack.append(second)
+            stack.append(first)
+            continue
+        if len(solutions) >= max_solutions:
+            return False
+    return True
+
+
+def solve(
+    puzzle: Puzzle,
+    *,
+    logic_only: bool = False,
+    max_solutions: int = 2,
+    timeout: float | None = None,
+    grid: np.ndarray | None = None,
+) -> SolveResult:
+    """Solves a puzzle whose clues may include None (a line with unknown clue).
+
+    `grid` is a starting state whose known cells are taken as given. With
+    `logic_only`, only line logic runs (verdict LINE_SOLVABLE, STALLED or
+    CONTRADICTION). Search stops after `max_solutions` solutions (at least 1).
+    """
+    if max_solutions < 1:
+        raise ValueError("max_solutions must be at least 1")
+    start = time.monotonic()
+    deadline = None if timeout is None else start + timeout
+    height, width = len(puzzle.rows), len(puzzle.columns)
+    engine = Engine(puzzle.rows, puzzle.columns, deadline)
+    board = _start_board(height, width, grid)
+
+    sat_used = False
+    solutions: list[Board] = []
+
+    def result(
+        verdict: Verdict, solutions: Sequence[Board] = (), bad: Line | None = None
+    ) -> SolveResult:
+        stats = SolveStats(
+            engine.lines_solved, engine.cache_hits, engine.probes, engine.nodes, sat_used,
+            time.monotonic() - start,
+        )
+        return SolveResult(
+            verdict, _to_grid(board, width), [_to_grid(s, width) for s in solutions], bad, stats
+        )
+
+    try:
+        rows, columns = engine.constrained_lines()
+        bad = engine.propagate(board, rows, columns)
+        if bad is not None:
+            return result(Verdict.CONTRADICTION, bad=bad)
+        if board.unknown == 0:
+            return result(Verdict.LINE_SOLVABLE, [board])
+        if logic_only:
+            return result(Verdict.STALLED)
+        try:
+            sat = _sat_back_end()
+            budget = None if sat is None else NODE_BUDGET
+            exhausted = _search(engine, board, max_solutions, solutions, budget)
+        except _OverBudget:
+            sat_used = True
+            remaining = None if deadline is None else deadline - time.monotonic()
+            more, exhausted = sat(
+                puzzle.rows, puzzle.columns, board, max_solutions - len(solutions), solutions,
+                remaining,
+            )
+            solutions += more
+            if not exhausted and len(solutions) < max_solutions:
+                raise Timeout from None
+    except Timeout:
+        # any solution found so far is real; a player that accepts any grid can use it
+        return result(Verdict.TIMEOUT, solutions)
+    if len(solutions) >= 2:
+        return result(Verdict.MULTIPLE, solutions)
+    if len(solutions) == 1:
+        return result(Verdict.UNIQUE if exhausted else Verdict.SOLVED, solutions)
+    return result(Verdict.CONTRADICTION)

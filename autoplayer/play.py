@@ -1,0 +1,296 @@
+"""The game-agnostic play loop: capture, read, solve, plan, act, verify, repair, report.
+
+It knows no game: everything game-shaped goes through `autoplayer.games.base.Game`.
+Input only ever follows a reading the game vouched for (readers raise rather
+than guess), and after every batch of input a fresh capture is read and
+compared with the solution; only what is still wrong is planned again, for a
+bounded number of batches.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from autoplayer.errors import Aborted, UserError
+from autoplayer.games.base import Check, Game
+from autoplayer.geometry import Rect, to_screen
+from autoplayer.screen.input import InputDriver, Pace
+from autoplayer.screen.source import FrameSource
+
+STAGES = ("capture", "read", "solve", "plan", "input", "verify")
+
+
+class NotSolved(UserError):
+    """The board still differs from the solution after every batch allowed."""
+
+    exit_code = 1
+
+
+@dataclass
+class Report:
+    game: str
+    dry_run: bool = False
+    stages: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STAGES, 0.0))
+    """Seconds spent in each stage, summed over batches."""
+    first_input: float | None = None
+    """Seconds from the start of `autoplayer play` to the first input event."""
+    total: float = 0.0
+    gestures: int = 0
+    events: int = 0
+    units_changed: int = 0
+    """Cells (tiles) the gestures changed: the gestures-against-cells figure."""
+    right_at_start: int = 0
+    units: int = 0
+    batches: int = 0
+    check: Check | None = None
+    note: str = ""
+    overlay: Path | None = None
+    planned: int = 0
+    """Gestures a dry run would have made."""
+    wrong_after: list[int] = field(default_factory=list)
+    """Units still wrong after each batch (the repairs needed)."""
+    first_input_epoch: float | None = None
+    """Wall-clock time (time.time()) of the first input, for measuring from outside."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The report as plain data (for `play --json`)."""
+        check = self.check
+        return {
+            "game": self.game, "dry_run": self.dry_run,
+            "stages_ms": {k: round(v * 1000, 1) for k, v in self.stages.items()},
+            "first_input_ms": None if self.first_input is None else round(
+                self.first_input * 1000, 1),
+            "first_input_epoch": self.first_input_epoch,
+            "total_s": round(self.total, 3), "gestures": self.gestures, "events": self.events,
+            "units_changed": self.units_changed, "units": self.units,
+            "right_at_start": self.right_at_start, "batches": self.batches,
+            "wrong_after": self.wrong_after, "planned": self.planned, "note": self.note,
+            "wrong": None if check is None else check.wrong,
+            "complete": None if check is None else check.complete,
+            "overlay": None if self.overlay is None else str(self.overlay),
+        }
+
+    def lines(self) -> list[str]:
+        """The human report, one fact a line."""
+        out = []
+        if self.note:
+            out.append(f"note: {self.note}")
+        if self.dry_run:
+            out.append(f"dry run: no input sent; would make {self.planned} gestures")
+        else:
+            out.append(
+                f"input: {self.gestures} gestures ({self.events} events) for "
+                f"{self.units_changed} cells changed of {self.units}; "
+                f"{self.right_at_start} needed no input; {self.batches} batch(es)"
+            )
+            if len(self.wrong_after) > 1:
+                out.append("repaired: " + ", ".join(
+                    f"{n} wrong after batch {i}" for i, n in enumerate(self.wrong_after[:-1], 1)))
+        if self.check is not None and not self.dry_run:
+            if self.check.wrong == 0:
+                verdict = "every cell verified against the solution"
+            else:
+                verdict = f"{self.check.wrong} cells still wrong"
+            shown = {True: "the game shows it complete", False: "the game does not show it "
+                     "complete", None: "the game shows no completion sign"}[self.check.complete]
+            out.append(f"verified: {verdict}; {shown}")
+        if self.overlay is not None:
+            out.append(f"overlay: {self.overlay}")
+        times = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in self.stages.items())
+        out.append(f"time: {times}; total {self.total:.2f} s")
+        if self.first_input is not None:
+            out.append(f"first input after {self.first_input * 1000:.0f} ms")
+        return out
+
+
+DriverFactory = Callable[[Rect, Pace, float | None], Any]
+
+
+def default_driver(bounds: Rect, pace: Pace, deadline: float | None) -> InputDriver:
+    return InputDriver(bounds, pace, deadline)
+
+
+@contextmanager
+def _stage(report: Report, name: str) -> Iterator[None]:
+    t = time.perf_counter()
+    try:
+        yield
+    finally:
+        report.stages[name] += time.perf_counter() - t
+
+
+def play(
+    game: Game[Any, Any, Any],
+    source: FrameSource,
+    *,
+    dry_run: bool = False,
+    overlay: Path | None = None,
+    time_budget: float | None = None,
+    pace: Pace | None = None,
+    driver_factory: DriverFactory = default_driver,
+    started: float | None = None,
+    on_first_input: Callable[[], None] | None = None,
+) -> Report:
+    """Plays one game to its end (or reads it, in a dry run) and reports what happened.
+
+    `started` is the `time.perf_counter()` the user's command began at.
+    """
+    started = time.perf_counter() if started is None else started
+    deadline_perf = None if time_budget is None else started + time_budget
+    report = Report(game.name, dry_run=dry_run)
+    pace = pace or game.pace
+
+    def over_budget() -> None:
+        if deadline_perf is not None and time.perf_counter() > deadline_perf:
+            raise Aborted("aborted: the time budget ran out")
+
+    with _stage(report, "capture"):
+        frame = source.grab()
+    with _stage(report, "read"):
+        reading = game.read(frame)
+    if dry_run:
+        try:
+            with _stage(report, "solve"):
+                solved = game.solve(reading)
+        except UserError:
+            if overlay is not None:
+                report.overlay = _write_overlay(overlay, game.overlay(frame, reading, None))
+            raise
+        report.note = solved.note
+        with _stage(report, "plan"):
+            moves = game.plan(reading, solved.solution)
+            report.planned = len(game.gestures(reading, moves))
+        if overlay is not None:
+            report.overlay = _write_overlay(overlay, game.overlay(frame, reading, solved.solution))
+        report.total = time.perf_counter() - started
+        return report
+
+    with _stage(report, "solve"):
+        solved = game.solve(reading)
+    report.note = solved.note
+    solution = solved.solution
+    first = game.check(reading, solution)
+    report.units, report.right_at_start = first.total, first.total - first.wrong
+    report.check = first
+
+    driver = None
+    try:
+        for _ in range(game.max_batches):
+            over_budget()
+            with _stage(report, "plan"):
+                moves = game.plan(reading, solution)
+                gestures = game.gestures(reading, moves)
+            if not moves:
+                break
+            if source.moved(frame):
+                # The window moved since it was read: read it where it is now.
+                with _stage(report, "capture"):
+                    frame = source.grab()
+                with _stage(report, "read"):
+                    reading = game.read(frame, reading)
+                continue
+            bounds = frame.rect_to_screen(game.board(reading))
+            on_screen = [to_screen(g, frame.origin, frame.scale) for g in gestures]
+            with _stage(report, "input"):
+                if driver is None:
+                    deadline = None
+                    if deadline_perf is not None:
+                        deadline = time.monotonic() + (deadline_perf - time.perf_counter())
+                    driver = driver_factory(bounds, pace, deadline).start()
+                driver.bounds = bounds
+                if report.first_input is None:
+                    report.first_input = time.perf_counter() - started
+                    report.first_input_epoch = time.time()
+                    if on_first_input is not None:
+                        on_first_input()
+                driver.perform(on_screen)
+            report.batches += 1
+            report.gestures += len(on_screen)
+            report.units_changed += game.units(moves)
+            frame, reading = _verify(game, source, frame, reading, solution, report,
+                                     fixed=game.fixes(moves))
+            report.wrong_after.append(report.check.wrong)
+            if report.check.wrong == 0 and report.check.complete is not False:
+                break
+    finally:
+        if driver is not None:
+            report.events = driver.events
+            driver.stop()
+    report.total = time.perf_counter() - started
+    check = report.check
+    if check is not None and check.wrong:
+        where = f" ({', '.join(check.details)})" if check.details else ""
+        raise NotSolved(
+            f"after {report.batches} batches {check.wrong} of {check.total} cells still differ "
+            f"from the solution{where}"
+        )
+    return report
+
+
+SETTLE_INTERVAL = 0.05
+SETTLE_QUIET = 0.3
+"""Stillness that counts as drawn when the board shows every change the batch made."""
+SETTLE_LONG_QUIET = 2.5
+"""Stillness that counts as drawn when it does not (input dropped, or the game stalled)."""
+SETTLE_TIMEOUT = 10.0
+
+
+def _verify(game: Game[Any, Any, Any], source: FrameSource, frame: Any, reading: Any,
+            solution: Any, report: Report, fixed: int) -> tuple[Any, Any]:
+    """Capture and re-read until the board shows the solution or has stopped changing.
+
+    Games draw input some time after it arrives (a loaded browser lags seconds
+    behind a burst of clicks; Tatham's games flash on completion). Verifying a
+    board still being drawn would "repair" cells that were about to be right,
+    and on a game that toggles that breaks them. So a board not yet right
+    counts as drawn once it has been still for a moment and shows the `fixed`
+    units the batch should have fixed, or, when it does not, still for longer.
+    """
+    import numpy as np
+
+    board = frame.rect_to_screen(game.board(reading))
+    before = _board_pixels(frame, board)
+    wrong_before = game.check(reading, solution).wrong
+    deadline = time.monotonic() + SETTLE_TIMEOUT
+    last: Any = None
+    still_since = time.monotonic()
+    while True:
+        with _stage(report, "capture"):
+            frame = source.grab()
+        with _stage(report, "verify"):
+            reading = game.read(frame, reading)
+            report.check = check = game.check(reading, solution)
+        now = time.monotonic()
+        if check.wrong == 0 and check.complete is not False:
+            return frame, reading
+        pixels = _board_pixels(frame, board)
+        if last is None or last.shape != pixels.shape or not np.array_equal(last, pixels):
+            last, still_since = pixels, now
+        else:
+            shows_batch = wrong_before - check.wrong >= fixed
+            quiet = SETTLE_QUIET if shows_batch else SETTLE_LONG_QUIET
+            if now - still_since >= quiet and not np.array_equal(pixels, before):
+                return frame, reading
+        if now > deadline:
+            return frame, reading
+        time.sleep(SETTLE_INTERVAL)
+
+
+def _board_pixels(frame: Any, board: Rect) -> Any:
+    x0, y0 = round((board.x - frame.origin[0]) * frame.scale), round(
+        (board.y - frame.origin[1]) * frame.scale)
+    x1, y1 = x0 + round(board.w * frame.scale), y0 + round(board.h * frame.scale)
+    return frame.pixels[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)]
+
+
+def _write_overlay(path: Path, rgb: Any) -> Path:
+    """Written atomically (temp file + rename), as `autoplayer read --overlay` writes its own."""
+    from autoplayer.commands.vision import save_png
+
+    save_png(str(path), rgb)
+    return Path(path)

@@ -1,0 +1,75 @@
+"""Where the play loop's frames come from: a monitor, a region, or a window found by title.
+
+A window is re-located before every capture (it may have moved between
+cycles), and refused when it is unmapped or something covers it: the bot
+would otherwise read or click another program.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from autoplayer.geometry import Rect
+from autoplayer.screen.capture import Frame, Screen
+
+
+class FrameSource(Protocol):
+    def grab(self) -> Frame: ...
+
+    def moved(self, frame: Frame) -> bool:
+        """Whether what `frame` shows is no longer where it was (input would miss)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class RegionSource:
+    """A fixed screen rectangle (a monitor is one too)."""
+
+    def __init__(self, screen: Screen, region: Rect) -> None:
+        self.screen = screen
+        self.region = region
+
+    def grab(self) -> Frame:
+        return self.screen.grab(self.region)
+
+    def moved(self, frame: Frame) -> bool:
+        return False
+
+    def close(self) -> None:
+        self.screen.close()
+
+
+class WindowSource:
+    """A window's client area, followed wherever it goes."""
+
+    def __init__(
+        self, screen: Screen, title: str | None = None, *, exact: bool = False,
+        wm_class: str | None = None, display: str | None = None, window_id: int | None = None,
+    ) -> None:
+        """The window by title and/or class, or by X id (a program we started ourselves)."""
+        from autoplayer.screen.window import find_window, locate, open_display
+
+        self.screen = screen
+        self.disp = open_display(display)
+        if window_id is not None:
+            self.window = locate(self.disp, window_id)
+        else:
+            self.window = find_window(self.disp, title, exact=exact, wm_class=wm_class)
+
+    def grab(self) -> Frame:
+        from autoplayer.screen.window import check_visible, locate
+
+        self.window = locate(self.disp, self.window.id)
+        check_visible(self.disp, self.window)
+        return self.screen.grab_window(self.window)
+
+    def moved(self, frame: Frame) -> bool:
+        from autoplayer.screen.window import locate
+
+        now = locate(self.disp, self.window.id)
+        return (now.rect.x, now.rect.y) != frame.origin or not now.viewable
+
+    def close(self) -> None:
+        self.disp.close()
+        self.screen.close()

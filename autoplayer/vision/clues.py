@@ -1,0 +1,301 @@
+"""Clue bands beside a located grid, cut into per-line strips, numbers and digit glyphs.
+
+Column clues sit above the grid, row clues left of it. Ink is whatever departs
+from the local background towards the minority extreme (dark text on light or
+light on dark), at a contrast learned from the band itself, so drop shadows,
+grey "0" boxes and pale stripes stay background. Numbers are told apart from
+the digits inside them by the gaps between ink columns: the gap threshold is
+learned from all strips at once, and each row strip's split into numbers is
+scored as a whole (see `split_numbers`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from autoplayer.geometry import Rect
+from autoplayer.vision.grid import Grid
+from autoplayer.vision.image import dark_ink, ink_strength, luminance, runs, trim
+
+BAND_CONTRAST = 0.35
+"""Ink departs from its background by at least this share of the band's strongest ink."""
+STRIP_CONTRAST = 0.45
+"""... and by this share of its own strip's strongest ink."""
+BAND_END_GAP = 1.2
+"""A band ends after this many cell pitches without ink."""
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """One digit's ink: its box in the image and its trimmed bitmap."""
+
+    box: Rect
+    mask: np.ndarray
+
+
+@dataclass(frozen=True)
+class Blob:
+    """A run of ink along a strip: one digit, or several that touch."""
+
+    box: Rect
+    mask: np.ndarray
+
+
+@dataclass(frozen=True)
+class Strip:
+    """One line's clue area and the ink blobs found in it, in reading order."""
+
+    kind: str
+    """'row' or 'column'."""
+    index: int
+    box: Rect
+    groups: tuple[tuple[Blob, ...], ...]
+    """Ink blobs grouped by what cannot be one number apart (column strips: separated
+    vertically; row strips: one group holding every blob, split later)."""
+
+
+@dataclass(frozen=True)
+class ClueLayout:
+    grid: Grid
+    rows: tuple[Strip, ...]
+    columns: tuple[Strip, ...]
+    dark: bool
+    digit_height: float
+    clipped_rows: tuple[int, ...]
+    """Rows whose clue ink touches the image's left edge: numbers may be missing."""
+
+
+def _boundaries(spans: tuple[tuple[int, int], ...], lo: int, hi: int) -> list[tuple[int, int]]:
+    """Per-line strip extents: from the middle of one grid line to the middle of the next."""
+    mids = [(spans[i - 1][1] + spans[i][0]) // 2 for i in range(1, len(spans))]
+    first = max(lo, spans[0][0] - (spans[1][0] - spans[0][1]) // 2 if len(spans) > 1 else lo)
+    last = min(hi, spans[-1][1] + (spans[1][0] - spans[0][1]) // 2 if len(spans) > 1 else hi)
+    edges = [first, *mids, last]
+    return [(edges[i], edges[i + 1]) for i in range(len(spans))]
+
+
+def _extent(profile: np.ndarray, pitch: float) -> int:
+    """How far from the board (index 0) the band's ink reaches before a long blank gap."""
+    limit = max(3, int(BAND_END_GAP * pitch))
+    last_ink = -1
+    for i, has_ink in enumerate(profile):
+        if has_ink:
+            last_ink = i
+        elif i - last_ink > limit:
+            break
+    return last_ink + 1
+
+
+def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
+    lum = luminance(image)
+    h_img, w_img = lum.shape
+    board = grid.rect
+    pitch = grid.pitch
+    long = int(2 * pitch) + 1
+    col_region = Rect(board.x, 0, board.w, board.y)
+    row_region = Rect(0, board.y, board.x, board.h)
+    near = np.concatenate([
+        _crop(lum, Rect(board.x, max(0, board.y - int(3 * pitch)), board.w,
+                        min(board.y, int(3 * pitch)))).ravel(),
+        _crop(lum, Rect(max(0, board.x - int(3 * pitch)), board.y,
+                        min(board.x, int(3 * pitch)), board.h)).ravel(),
+    ])
+    dark = dark_ink(near) if near.size else True
+    col_strength = ink_strength(_crop(lum, col_region), (1, long), dark) if col_region.h else None
+    row_strength = ink_strength(_crop(lum, row_region), (long, 1), dark) if row_region.w else None
+    peaks = [np.percentile(s, 99.9) for s in (col_strength, row_strength)
+             if s is not None and s.size]
+    peak = max(peaks) if peaks else 0.0
+    band_threshold = max(BAND_CONTRAST * peak, 8.0)
+
+    col_spans = _boundaries(grid.xs, 0, w_img)
+    row_spans = _boundaries(grid.ys, 0, h_img)
+    columns: list[Strip] = []
+    rows: list[Strip] = []
+    if col_strength is not None and col_strength.size:
+        ink = col_strength > band_threshold
+        depth = _extent(ink.any(axis=1)[::-1], pitch)
+        for j, (x0, x1) in enumerate(col_spans):
+            box = Rect(x0, board.y - depth, x1 - x0, depth)
+            s = col_strength[board.y - depth:, x0 - board.x:x1 - board.x]
+            columns.append(_strip("column", j, box, s, band_threshold, pitch))
+    else:
+        columns = [Strip("column", j, Rect(x0, 0, x1 - x0, 0), ()) for j, (x0, x1)
+                   in enumerate(col_spans)]
+    clipped: list[int] = []
+    if row_strength is not None and row_strength.size:
+        ink = row_strength > band_threshold
+        depth = _extent(ink.any(axis=0)[::-1], pitch)
+        for i, (y0, y1) in enumerate(row_spans):
+            box = Rect(board.x - depth, y0, depth, y1 - y0)
+            s = row_strength[y0 - board.y:y1 - board.y, board.x - depth:]
+            strip = _strip("row", i, box, s, band_threshold, pitch)
+            rows.append(strip)
+            if box.x == 0 and strip.groups and strip.groups[0] and strip.groups[0][0].box.x == 0:
+                clipped.append(i)
+    else:
+        rows = [Strip("row", i, Rect(0, y0, 0, y1 - y0), ()) for i, (y0, y1)
+                in enumerate(row_spans)]
+    heights = [b.box.h for s in (*rows, *columns) for g in s.groups for b in g]
+    digit_height = float(np.median(heights)) if heights else pitch * 0.6
+    return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped))
+
+
+def _crop(a: np.ndarray, r: Rect) -> np.ndarray:
+    return a[max(0, r.y):max(0, r.bottom), max(0, r.x):max(0, r.right)]
+
+
+def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, band_threshold: float,
+           pitch: float) -> Strip:
+    if strength.size == 0:
+        return Strip(kind, index, box, ())
+    threshold = max(band_threshold, STRIP_CONTRAST * float(strength.max()))
+    ink = strength > threshold
+    ink = _drop_rules(ink, kind, pitch)
+    # Keep only the ink that reaches the board without a long blank gap (the band's
+    # far side may hold unrelated labels and buttons).
+    along = ink.any(axis=0) if kind == "row" else ink.any(axis=1)
+    reach = _extent(along[::-1], pitch)
+    if kind == "row":
+        ink[:, : ink.shape[1] - reach] = False
+    else:
+        ink[: ink.shape[0] - reach, :] = False
+    if not ink.any():
+        return Strip(kind, index, box, ())
+    if kind == "column":
+        groups = []
+        for y0, y1 in runs(ink.any(axis=1)):
+            blobs = _blobs_across(ink[y0:y1], box.x, box.y + y0)
+            if blobs:
+                groups.append(tuple(blobs))
+    else:
+        blobs = _blobs_across(ink, box.x, box.y)
+        groups = [tuple(blobs)] if blobs else []
+    groups = _drop_specks([tuple(b for b in g if not _is_rule(b, box, kind, pitch))
+                           for g in groups])
+    return Strip(kind, index, box, tuple(g for g in groups if g))
+
+
+def _is_rule(blob: Blob, strip: Rect, kind: str, pitch: float) -> bool:
+    """A piece of a line, not a digit: hair-thin across the text, or the board's frame."""
+    w, h = blob.box.w, blob.box.h
+    if kind == "row":
+        thin, long, near = w, h, strip.right - blob.box.right
+    else:
+        thin, long, near = h, w, strip.bottom - blob.box.bottom
+    return thin < 0.15 * long or (near <= 0.3 * pitch and thin <= max(2, 0.1 * pitch))
+
+
+def _blobs_across(ink: np.ndarray, x_off: int, y_off: int) -> list[Blob]:
+    out = []
+    for x0, x1 in runs(ink.any(axis=0)):
+        part, dy, _ = trim(ink[:, x0:x1])
+        out.append(Blob(Rect(x_off + x0, y_off + dy, x1 - x0, part.shape[0]), part))
+    return out
+
+
+def _drop_rules(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
+    """Remove box borders and separators: thin components as long as the strip is wide."""
+    across_axis = 0 if kind == "row" else 1
+    across = ink.shape[across_axis]
+    along_extent = max((b - a for a, b in runs(ink.any(axis=across_axis))), default=0)
+    if ink.sum(axis=across_axis).max(initial=0) < 0.9 * across and along_extent <= 3 * pitch:
+        return ink  # nothing line-like can be here: skip the labelling
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return ink
+    thin = max(2, int(pitch * 0.12))
+    bad = []
+    for i in range(1, n):
+        w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        if (min(w, h) <= thin and max(w, h) >= 0.9 * across) or max(w, h) > 3 * pitch:
+            bad.append(i)
+    if not bad:
+        return ink
+    return ink & ~np.isin(labels, bad)
+
+
+def _drop_specks(groups: list[tuple[Blob, ...]]) -> list[tuple[Blob, ...]]:
+    """Forget ink far smaller than the strip's digits (antialiasing dust, pointer edges)."""
+    heights = [b.box.h for g in groups for b in g]
+    if not heights:
+        return groups
+    tallest = max(heights)
+    out = []
+    for g in groups:
+        kept = tuple(b for b in g if b.box.h >= 0.45 * tallest)
+        if kept:
+            out.append(kept)
+    return out
+
+
+def split_touching(blob: Blob, digit_height: float) -> list[Glyph]:
+    """Cut a blob into digits where it is too wide for one, at its thinnest columns."""
+    mask = blob.mask
+    h, w = mask.shape
+    widest_digit = 1.1 * max(h, digit_height)
+    if w <= widest_digit or w < 4:
+        return [Glyph(blob.box, mask)]
+    parts = max(2, int(round(w / (0.62 * max(h, digit_height)))))
+    parts = min(parts, 3)
+    column_ink = mask.sum(axis=0).astype(float)
+    cuts = []
+    for k in range(1, parts):
+        centre = w * k / parts
+        lo, hi = int(centre - w / (3 * parts)), int(centre + w / (3 * parts)) + 1
+        lo, hi = max(1, lo), min(w - 1, hi)
+        window = column_ink[lo:hi]
+        if window.size == 0:
+            return [Glyph(blob.box, mask)]
+        cuts.append(lo + int(np.argmin(window)))
+    glyphs = []
+    edges = [0, *cuts, w]
+    for a, b in zip(edges, edges[1:], strict=False):
+        part, dy, dx = trim(mask[:, a:b])
+        if part.size == 0:
+            continue
+        glyphs.append(Glyph(Rect(blob.box.x + a + dx, blob.box.y + dy, part.shape[1],
+                                 part.shape[0]), part))
+    return glyphs
+
+
+def gap_threshold(layout: ClueLayout) -> tuple[float, float]:
+    """The typical gap inside a number and between numbers, learned from every strip.
+
+    Column strips give gaps inside numbers for free (their numbers are stacked,
+    so every horizontal gap in a column group is inside one number); row strips
+    mix both kinds. Two means on all gaps split them; when the data has only one
+    kind, the digit height sets the scale.
+    """
+    inside: list[int] = []
+    mixed: list[int] = []
+    for strip in layout.columns:
+        for g in strip.groups:
+            inside += [g[i].box.x - g[i - 1].box.right for i in range(1, len(g))]
+    for strip in layout.rows:
+        for g in strip.groups:
+            mixed += [g[i].box.x - g[i - 1].box.right for i in range(1, len(g))]
+    gaps = np.array(inside + mixed, dtype=float)
+    scale = layout.digit_height
+    if gaps.size >= 2:
+        lo, hi = float(gaps.min()), float(gaps.max())
+        for _ in range(20):
+            mid = (lo + hi) / 2
+            a, b = gaps[gaps <= mid], gaps[gaps > mid]
+            if a.size == 0 or b.size == 0:
+                break
+            lo, hi = float(a.mean()), float(b.mean())
+        # Two real clusters sit far apart; otherwise every gap is of one kind.
+        if hi - lo >= 0.25 * scale and hi >= 1.8 * max(lo, 1.0):
+            if inside:
+                lo = min(lo, float(np.median(inside)))
+            return lo, hi
+    typical = float(np.median(gaps)) if gaps.size else 0.0
+    if inside or (gaps.size and typical < 0.3 * scale):
+        lo = min(typical, float(np.median(inside))) if inside else typical
+        return lo, max(lo + 0.3 * scale, 0.5 * scale)
+    hi = typical if gaps.size else 0.5 * scale
+    return min(0.1 * scale, hi / 3), hi

@@ -1,0 +1,198 @@
+"""Finding a board of square cells in a screenshot, with no per-game constants.
+
+Cells are the flat patches between grid lines. An edge map (any colour step
+between neighbouring pixels) cuts the picture into patches; near-square patches
+of one size that line up in rows and columns form the board. Cell pitch, line
+widths (thick every-5 lines included) and W×H are measured, and the result is
+checked for plausibility before anyone clicks on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from autoplayer.errors import InputError
+from autoplayer.geometry import Rect
+
+EDGE_STEP = 12
+"""A colour step (0..255, any channel) that separates two patches; flat fills and gradients
+step by far less, grid lines by far more."""
+MIN_CELL = 7
+MAX_CELL = 160
+MIN_SIDE = 3
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A located board: cell interiors as column x-ranges and row y-ranges."""
+
+    xs: tuple[tuple[int, int], ...]
+    """Half-open x-range of each column's cell interior, left to right."""
+    ys: tuple[tuple[int, int], ...]
+    """Half-open y-range of each row's cell interior, top to bottom."""
+
+    @property
+    def width(self) -> int:
+        return len(self.xs)
+
+    @property
+    def height(self) -> int:
+        return len(self.ys)
+
+    @property
+    def pitch(self) -> float:
+        """Mean distance between neighbouring cells, in pixels."""
+        spans = [(self.xs[-1][0] - self.xs[0][0]) / max(1, self.width - 1),
+                 (self.ys[-1][0] - self.ys[0][0]) / max(1, self.height - 1)]
+        return float(np.mean([s for s in spans if s > 0] or [self.xs[0][1] - self.xs[0][0]]))
+
+    @property
+    def rect(self) -> Rect:
+        """The board: every cell plus half of the outer line around it."""
+        gx = _half_gap(self.xs)
+        gy = _half_gap(self.ys)
+        x0, x1 = self.xs[0][0] - gx, self.xs[-1][1] + gx
+        y0, y1 = self.ys[0][0] - gy, self.ys[-1][1] + gy
+        return Rect(x0, y0, x1 - x0, y1 - y0)
+
+    def cell(self, row: int, col: int) -> Rect:
+        (x0, x1), (y0, y1) = self.xs[col], self.ys[row]
+        return Rect(x0, y0, x1 - x0, y1 - y0)
+
+    def thick_lines(self, axis: str = "x") -> tuple[int, ...]:
+        """Indices i where the line before cell i is thicker than the usual inner line."""
+        spans = self.xs if axis == "x" else self.ys
+        gaps = [spans[i][0] - spans[i - 1][1] for i in range(1, len(spans))]
+        if not gaps:
+            return ()
+        usual = float(np.median(gaps))
+        return tuple(i for i, g in enumerate(gaps, 1) if g > usual + 0.5 and g >= usual * 1.3)
+
+
+def _half_gap(spans: tuple[tuple[int, int], ...]) -> int:
+    gaps = [spans[i][0] - spans[i - 1][1] for i in range(1, len(spans))]
+    return max(1, int(round(float(np.median(gaps)) / 2))) if gaps else 1
+
+
+def edge_map(image: np.ndarray) -> np.ndarray:
+    """255 where a pixel differs from a 4-neighbour by more than EDGE_STEP in some channel."""
+    img = np.ascontiguousarray(image if image.ndim == 3 else image[..., None])
+    channels = cv2.split(img[..., :3] if img.shape[2] > 3 else img)
+    h, w = img.shape[:2]
+    dx = np.zeros((h, w - 1), np.uint8)
+    dy = np.zeros((h - 1, w), np.uint8)
+    for c in channels:
+        cv2.max(dx, cv2.absdiff(c[:, 1:], c[:, :-1]), dst=dx)
+        cv2.max(dy, cv2.absdiff(c[1:, :], c[:-1, :]), dst=dy)
+    _, dx = cv2.threshold(dx, EDGE_STEP, 255, cv2.THRESH_BINARY)
+    _, dy = cv2.threshold(dy, EDGE_STEP, 255, cv2.THRESH_BINARY)
+    edges = np.zeros((h, w), np.uint8)
+    cv2.bitwise_or(edges[:, :-1], dx, dst=edges[:, :-1])
+    cv2.bitwise_or(edges[:, 1:], dx, dst=edges[:, 1:])
+    cv2.bitwise_or(edges[:-1, :], dy, dst=edges[:-1, :])
+    cv2.bitwise_or(edges[1:, :], dy, dst=edges[1:, :])
+    return edges
+
+
+def _square_patches(image: np.ndarray) -> np.ndarray:
+    """Bounding boxes (x, y, w, h) of flat, filled, near-square patches."""
+    flat = cv2.bitwise_not(edge_map(image))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(flat, connectivity=4)
+    x, y, w, h, area = stats.T
+    side = np.maximum(w, h)
+    keep = (
+        (w >= MIN_CELL) & (h >= MIN_CELL) & (side <= MAX_CELL)
+        & (np.abs(w - h) <= np.maximum(2, side * 0.15))
+        & (area >= 0.8 * w * h)
+    )
+    return stats[keep, :4]
+
+
+def _cluster_positions(lo: np.ndarray, hi: np.ndarray, tol: float) -> list[tuple[int, int, int]]:
+    """Group patch ranges by centre; each group gives (median start, median end, count)."""
+    order = np.argsort(lo + hi)
+    groups: list[list[int]] = []
+    last = None
+    for i in order:
+        c = (lo[i] + hi[i]) / 2
+        if last is None or c - last > tol:
+            groups.append([])
+        groups[-1].append(i)
+        last = c
+    out = []
+    for g in groups:
+        out.append((int(np.median(lo[g])), int(np.median(hi[g])), len(g)))
+    return out
+
+
+def _regular_run(groups: list[tuple[int, int, int]], size: float) -> list[tuple[int, int]]:
+    """The longest run of evenly spaced groups, filling single missing positions."""
+    if not groups:
+        return []
+    centres = np.array([(a + b) / 2 for a, b, _ in groups])
+    best: list[tuple[int, int]] = []
+    current: list[tuple[int, int]] = [groups[0][:2]]
+    pitch = None
+    for i in range(1, len(groups)):
+        step = centres[i] - centres[i - 1]
+        if pitch is None and size * 1.02 < step < size * 1.9:
+            pitch = step
+        ok_pitch = pitch if pitch is not None else step
+        if size * 1.02 < step < size * 1.9 and abs(step - ok_pitch) <= max(2.5, 0.2 * ok_pitch):
+            current.append(groups[i][:2])
+        elif pitch is not None and abs(step - 2 * pitch) <= max(3, 0.2 * pitch):
+            a0, a1 = current[-1]
+            b0, b1 = groups[i][:2]
+            current.append(((a0 + b0) // 2, (a1 + b1) // 2))
+            current.append((b0, b1))
+        else:
+            if len(current) > len(best):
+                best = current
+            current = [groups[i][:2]]
+            pitch = None
+    if len(current) > len(best):
+        best = current
+    return best
+
+
+def find_grid(image: np.ndarray) -> Grid:
+    """Locate the board; raises InputError (naming the image region) when none is plausible."""
+    h_img, w_img = image.shape[:2]
+    boxes = _square_patches(image)
+    if len(boxes) < MIN_SIDE * MIN_SIDE:
+        raise InputError("no grid of square cells found", region=(0, 0, w_img, h_img))
+    sides = np.maximum(boxes[:, 2], boxes[:, 3])
+    best: Grid | None = None
+    best_score = 0
+    for size in np.unique(sides):
+        sel = boxes[np.abs(sides - size) <= max(2, size * 0.12)]
+        if len(sel) < MIN_SIDE * MIN_SIDE:
+            continue
+        grid = _lattice(sel, float(size))
+        if grid is None:
+            continue
+        score = grid.width * grid.height
+        if score > best_score:
+            best, best_score = grid, score
+    if best is None:
+        raise InputError("no plausible grid of square cells found", region=(0, 0, w_img, h_img))
+    return best
+
+
+def _lattice(sel: np.ndarray, size: float) -> Grid | None:
+    x, y, w, h = sel.T
+    tol = size * 0.5
+    cols = _regular_run(_cluster_positions(x, x + w, tol), size)
+    rows = _regular_run(_cluster_positions(y, y + h, tol), size)
+    if len(cols) < MIN_SIDE or len(rows) < MIN_SIDE:
+        return None
+    # Keep only patches inside the lattice block; demand most of its cells be seen.
+    x0, x1 = cols[0][0] - tol, cols[-1][1] + tol
+    y0, y1 = rows[0][0] - tol, rows[-1][1] + tol
+    inside = (x >= x0) & (x + w <= x1) & (y >= y0) & (y + h <= y1)
+    if inside.sum() < 0.3 * len(cols) * len(rows):
+        return None
+    return Grid(tuple(cols), tuple(rows))

@@ -1,0 +1,185 @@
+"""Clue strips to numbers: digit readings combined, whole-strip segmentation scored.
+
+Each digit glyph is read by the scanline state machines and, when a template
+set is given, by template correlation; the two are checks on each other. A
+number's confidence is its weakest digit's, and every number keeps its
+next-best readings so a validator can try them when the puzzle does not add up.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from autoplayer.geometry import Rect
+from autoplayer.vision import scanline
+from autoplayer.vision.clues import Blob, ClueLayout, Glyph, Strip, gap_threshold, split_touching
+from autoplayer.vision.templates import TemplateSet
+
+MAX_AMBIGUOUS_GAPS = 10
+
+
+@dataclass(frozen=True)
+class DigitReading:
+    glyph: Glyph
+    ranked: tuple[tuple[int, float], ...]
+    """Digits best first with a score in 0..1 (the first one's is the confidence)."""
+    sources: str
+    """Which readers agreed on the best digit: 'scanline', 'template' or 'both'."""
+
+    @property
+    def digit(self) -> int:
+        return self.ranked[0][0]
+
+    @property
+    def confidence(self) -> float:
+        return self.ranked[0][1]
+
+
+@dataclass(frozen=True)
+class ClueNumber:
+    value: int
+    confidence: float
+    digits: tuple[DigitReading, ...]
+    alternatives: tuple[int, ...]
+    """Next-best values, most likely first (one digit swapped for its runner-up)."""
+
+    @property
+    def box(self) -> Rect:
+        boxes = [d.glyph.box for d in self.digits]
+        x0, y0 = min(b.x for b in boxes), min(b.y for b in boxes)
+        x1, y1 = max(b.right for b in boxes), max(b.bottom for b in boxes)
+        return Rect(x0, y0, x1 - x0, y1 - y0)
+
+
+def read_digit(glyph: Glyph, templates: TemplateSet | None = None) -> DigitReading:
+    machine = scanline.recognise(glyph.mask)
+    if templates is None or not templates.digits:
+        return DigitReading(glyph, _spread(machine), "scanline")
+    matched = templates.recognise(glyph.mask)
+    m_best, m_conf = machine[0]
+    t_best, t_conf = matched[0]
+    if m_best == t_best:
+        conf = 1 - (1 - m_conf) * (1 - t_conf)
+        rest = [d for d, _ in matched[1:] if d != t_best]
+        return DigitReading(glyph, _spread([(t_best, conf)] + [(d, 0.0) for d in rest]), "both")
+    # They disagree: trust the calibrated templates when they are sure, but say so
+    # through a low confidence, and keep the other opinion as the first alternative.
+    if t_conf >= m_conf:
+        first, second, conf, src = t_best, m_best, max(0.0, t_conf - m_conf) * 0.5, "template"
+    else:
+        first, second, conf, src = m_best, t_best, max(0.0, m_conf - t_conf) * 0.5, "scanline"
+    rest = [d for d, _ in matched if d not in (first, second)]
+    return DigitReading(glyph, _spread([(first, conf), (second, 0.0)] + [(d, 0.0) for d in rest]),
+                        src)
+
+
+def _spread(ranked: list[tuple[int, float]]) -> tuple[tuple[int, float], ...]:
+    """Keep the best digit's confidence; give the runners-up decreasing small scores."""
+    return (ranked[0], *((d, 1.0 / (10 * i)) for i, (d, _) in enumerate(ranked[1:], 1)))
+
+
+def make_number(digits: list[DigitReading]) -> ClueNumber:
+    value = int("".join(str(d.digit) for d in digits))
+    conf = min(d.confidence for d in digits)
+    alts: list[tuple[float, int]] = []
+    for i, d in enumerate(digits):
+        for alt, score in d.ranked[1:4]:
+            v = int("".join(str(alt) if j == i else str(x.digit) for j, x in enumerate(digits)))
+            if v != value:
+                alts.append((-score - (1.0 - d.confidence), v))
+    alts.sort()
+    seen: list[int] = []
+    for _, v in alts:
+        if v not in seen:
+            seen.append(v)
+    return ClueNumber(value, conf, tuple(digits), tuple(seen))
+
+
+def read_lines(layout: ClueLayout, templates: TemplateSet | None = None
+               ) -> tuple[list[list[ClueNumber]], list[list[ClueNumber]]]:
+    """Numbers of every row and column, in reading order."""
+    lo, hi = gap_threshold(layout)
+    h, w = layout.grid.height, layout.grid.width
+    rows = [_read_strip(s, layout, templates, lo, hi, w) for s in layout.rows]
+    columns = [_read_strip(s, layout, templates, lo, hi, h) for s in layout.columns]
+    return rows, columns
+
+
+def _digits_of(blob: Blob, layout: ClueLayout, templates: TemplateSet | None
+               ) -> list[DigitReading]:
+    return [read_digit(g, templates) for g in split_touching(blob, layout.digit_height)]
+
+
+def _read_strip(strip: Strip, layout: ClueLayout, templates: TemplateSet | None,
+                lo: float, hi: float, length: int) -> list[ClueNumber]:
+    numbers: list[ClueNumber] = []
+    for group in strip.groups:
+        units = [_digits_of(b, layout, templates) for b in group]
+        if strip.kind == "column":
+            numbers.append(make_number([d for u in units for d in u]))
+        else:
+            gaps = [group[i].box.x - group[i - 1].box.right for i in range(1, len(group))]
+            numbers.extend(split_numbers(units, gaps, lo, hi, length))
+    return numbers
+
+
+def split_numbers(units: list[list[DigitReading]], gaps: list[int], lo: float, hi: float,
+                  length: int) -> list[ClueNumber]:
+    """The most plausible split of a row strip's ink into numbers, scored as a whole.
+
+    A gap costs by how far it sits from the typical gap inside a number (`lo`)
+    or between numbers (`hi`); a split whose numbers could not be a clue of this
+    line (a number longer than the line, a leading zero, runs that do not fit)
+    costs more than any gap. Gaps near either typical value are decided at
+    once; only the ambiguous ones are enumerated.
+    """
+    span = max(hi - lo, 1e-6)
+    max_digits = len(str(length))
+    decided: list[bool | None] = []  # True: numbers split here
+    for g in gaps:
+        if g <= lo + 0.2 * span:
+            decided.append(False)
+        elif g >= hi - 0.2 * span:
+            decided.append(True)
+        else:
+            decided.append(None)
+    open_ = [i for i, d in enumerate(decided) if d is None]
+    if len(open_) > MAX_AMBIGUOUS_GAPS:  # too many to enumerate: nearest typical gap wins
+        for i in open_:
+            decided[i] = gaps[i] - lo > hi - gaps[i]
+        open_ = []
+    best: tuple[float, list[ClueNumber]] | None = None
+    for choice in itertools.product((False, True), repeat=len(open_)):
+        splits = list(decided)
+        for i, c in zip(open_, choice, strict=True):
+            splits[i] = c
+        cost = 0.0
+        for i in open_:
+            g = gaps[i]
+            cost += max(0.0, hi - g) / span if splits[i] else max(0.0, g - lo) / span
+        numbers = _group(units, splits)
+        for n in numbers:
+            if len(n.digits) > max_digits or n.value > length or n.value == 0:
+                cost += 5.0
+            if len(n.digits) > 1 and n.digits[0].digit == 0:
+                cost += 5.0
+        if sum(n.value for n in numbers) + len(numbers) - 1 > length:
+            cost += 5.0
+        if best is None or cost < best[0]:
+            best = (cost, numbers)
+    return best[1] if best else []
+
+
+def _group(units: list[list[DigitReading]], splits: list[bool | None]) -> list[ClueNumber]:
+    numbers: list[ClueNumber] = []
+    current = list(units[0]) if units else []
+    for unit, split in zip(units[1:], splits, strict=True):
+        if split:
+            numbers.append(make_number(current))
+            current = list(unit)
+        else:
+            current += unit
+    if current:
+        numbers.append(make_number(current))
+    return numbers

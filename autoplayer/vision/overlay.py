@@ -1,0 +1,52 @@
+"""Dry-run pictures: what the reader saw, drawn over the screenshot.
+
+The board box, every cell, and every number read drawn beside its glyphs;
+numbers read with low confidence are boxed in a warning colour, so a glance
+shows where a misread would come from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import cv2
+import numpy as np
+
+from autoplayer.geometry import Rect
+
+BOARD = (0, 160, 255)
+CELL = (0, 200, 120)
+SURE = (30, 110, 255)
+UNSURE = (255, 0, 200)
+
+
+def draw_overlay(image: np.ndarray, board: Rect, cells: Iterable[Iterable[Rect]],
+                 numbers: Iterable[tuple[int, float, Rect]], *, low: float = 0.5,
+                 cell_marks: Iterable[tuple[Rect, str]] = ()) -> np.ndarray:
+    """A copy of the RGB image with the reading drawn on it.
+
+    `numbers` holds (value, confidence, box) for every clue number read.
+    `cell_marks` optionally labels cells (e.g. '#' filled, 'x' marked).
+    """
+    out = np.ascontiguousarray(image[..., :3].copy())
+    cv2.rectangle(out, (board.x, board.y), (board.right - 1, board.bottom - 1), BOARD, 2)
+    for row in cells:
+        for c in row:
+            cv2.rectangle(out, (c.x, c.y), (c.right - 1, c.bottom - 1), CELL, 1)
+    for rect, label in cell_marks:
+        _text(out, label, rect.x + 2, rect.bottom - 3, CELL, max(0.3, rect.h / 40))
+    for value, conf, box in numbers:
+        colour = SURE if conf >= low else UNSURE
+        cv2.rectangle(out, (box.x - 1, box.y - 1), (box.right, box.bottom), colour,
+                      1 if conf >= low else 2)
+        scale = max(0.3, box.h / 30)
+        _text(out, str(value), box.x, box.y - 2, colour, scale)
+        if conf < low:
+            _text(out, "?", box.right + 1, box.bottom, UNSURE, scale)
+    return out
+
+
+def _text(img: np.ndarray, text: str, x: int, y: int, colour: tuple[int, int, int],
+          scale: float) -> None:
+    cv2.putText(img, text, (int(x), int(max(8, y))), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                colour, 1, cv2.LINE_AA)

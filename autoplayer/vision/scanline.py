@@ -1,0 +1,243 @@
+"""Digit recognition by black-pixel groups, scanline by scanline, with no per-font data.
+
+The idea is PixeloSolver's: scan a glyph top to bottom and watch the groups of
+ink each row holds. Here every row becomes one token:
+
+- ``F`` one group spanning most of the width (a bar),
+- ``L`` / ``C`` / ``R`` one narrower group, left / centre / right,
+- ``D`` two groups (the two sides of a bowl or hole), ``T`` three or more.
+
+Runs of equal tokens collapse into segments weighted by the share of the
+height they cover. Each digit is described by a few token sequences that hold
+for ordinary fonts (boxy pixel fonts, antialiased sans, serif, monospace); a
+glyph is read as the digit whose description is nearest in a weighted edit
+distance, and the gap to the runner-up is the confidence. Short segments cost
+little to drop, so serifs and antialiasing specks do not derail the reading.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from autoplayer.vision.image import runs, trim
+
+HOLES: dict[int, tuple[int, ...]] = {
+    0: (1, 2), 1: (0,), 2: (0,), 3: (0,), 4: (0, 1), 5: (0,), 6: (1,), 7: (0,), 8: (2, 1), 9: (1,),
+}
+"""How many enclosed holes each digit may show (a slashed zero has two, an open 4 none)."""
+
+PROTOTYPES: dict[int, tuple[str, ...]] = {
+    0: ("CDC", "FDF", "CDTDC", "FDTDF"),
+    1: ("F", "CF", "LCF", "CCF", "C", "CLDCF", "CDCF", "LDCF", "FCF", "CFDCF",
+        "CFCF"),
+    2: ("CDRCLF", "CDRLF", "FRFLF", "CRCLF", "CDRCF", "FRLF", "CRLF", "CDRCLDF"),
+    3: ("CDRCRDC", "FRFRF", "CRCRC", "CDRCRC", "CRCDC", "FRCRF", "CDRFRDC"),
+    4: ("DFR", "DFC", "RDFR", "CDFC", "RDFC", "CDFR", "LDFR"),
+    5: ("FLFRDC", "FLCRC", "FLFRF", "FLCRDC", "FLDRC", "FLFRC"),
+    6: ("CLCDC", "FLFDF", "CLDC", "CDLCDC", "FLDF", "CDLDC", "CDLFDC"),
+    7: ("FRCL", "FRC", "FR", "FRCC", "FDRC", "FDRCL", "FLRC"),
+    8: ("CDCDC", "FDFDF", "CDFDC", "CFDCFDFC"),
+    9: ("CDCRC", "FDFRF", "CDRC", "CDCRDC", "FDRF", "CDRDC", "CDFRDC", "FDFR"),
+}
+
+_ORDER = "LCRFDT"
+_SUB = np.array([
+    # L    C    R    F    D    T
+    [0.0, 0.5, 1.0, 0.7, 0.9, 1.0],  # L
+    [0.5, 0.0, 0.5, 0.35, 0.8, 1.0],  # C
+    [1.0, 0.5, 0.0, 0.7, 0.9, 1.0],  # R
+    [0.7, 0.35, 0.7, 0.0, 0.7, 0.9],  # F
+    [0.9, 0.8, 0.9, 0.7, 0.0, 0.5],  # D
+    [1.0, 1.0, 1.0, 0.9, 0.5, 0.0],  # T
+])
+_MISSING = 0.6
+"""Cost of a prototype token the glyph lacks altogether."""
+_FULL_WEIGHT = 0.12
+"""A segment covering this share of the height (or more) counts fully."""
+
+
+@dataclass(frozen=True)
+class Segment:
+    token: str
+    share: float
+    """The share of the glyph's height this run of equal tokens covers."""
+
+
+def row_token(row: np.ndarray, width: int) -> str | None:
+    groups = runs(row)
+    if not groups:
+        return None
+    if len(groups) >= 3:
+        return "T"
+    if len(groups) == 2:
+        return "D"
+    s, e = groups[0]
+    if e - s >= 0.7 * width:
+        return "F"
+    centre = (s + e) / 2 / width
+    if centre < 0.4:
+        return "L"
+    if centre > 0.6:
+        return "R"
+    return "C"
+
+
+def segments(glyph: np.ndarray) -> list[Segment]:
+    """The glyph's scanline tokens, runs of equal tokens collapsed."""
+    g, _, _ = trim(np.asarray(glyph, dtype=bool))
+    h, w = g.shape
+    out: list[list] = []
+    for row in g:
+        tok = row_token(row, w)
+        if tok is None:
+            continue
+        if out and out[-1][0] == tok:
+            out[-1][1] += 1
+        else:
+            out.append([tok, 1])
+    return [Segment(t, n / h) for t, n in out]
+
+
+def _weight(share: float) -> float:
+    return min(1.0, share / _FULL_WEIGHT)
+
+
+_SUB_COST = {(a, b): float(_SUB[i, j]) for i, a in enumerate(_ORDER) for j, b in enumerate(_ORDER)}
+
+
+def distance(segs: list[Segment], prototype: str) -> float:
+    """Weighted edit distance between a glyph's segments and a prototype sequence."""
+    m = len(prototype)
+    prev = [j * _MISSING for j in range(m + 1)]
+    for seg in segs:
+        wi = _weight(seg.share)
+        tok = seg.token
+        cur = [prev[0] + wi] + [0.0] * m
+        for j in range(1, m + 1):
+            pj = prototype[j - 1]
+            best = min(prev[j] + wi, cur[j - 1] + _MISSING,
+                       prev[j - 1] + _SUB_COST[tok, pj] * wi)
+            # one glyph segment may stand for two equal prototype tokens
+            if j > 1 and prototype[j - 2] == pj == tok:
+                best = min(best, prev[j - 1] + _MISSING * 0.5)
+            cur[j] = best
+        prev = cur
+    return prev[m]
+
+
+@dataclass(frozen=True)
+class Hole:
+    top: float
+    bottom: float
+    """Vertical extent as shares of the glyph height."""
+    weak: bool = False
+    """So small it may be a speck of antialiasing rather than a bowl."""
+
+
+def holes(glyph: np.ndarray) -> list[Hole]:
+    """Background regions the ink encloses (4-connected, so a diagonal gap still closes)."""
+    h = glyph.shape[0]
+    bg = np.pad(~glyph, 1, constant_values=True).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(bg, connectivity=4)
+    out = []
+    outer = labels[0, 0]
+    ink_area = int(glyph.sum())
+    for i in range(1, n):
+        if i == outer:
+            continue
+        y = stats[i, cv2.CC_STAT_TOP] - 1
+        weak = stats[i, cv2.CC_STAT_AREA] < max(2, 0.03 * ink_area)
+        out.append(Hole(y / h, (y + stats[i, cv2.CC_STAT_HEIGHT]) / h, bool(weak)))
+    return out
+
+
+def _hole_penalty(digit: int, found: list[Hole]) -> float:
+    """Penalty for the holes seen; a weak hole may be counted or not, whichever fits."""
+    strong = [h for h in found if not h.weak]
+    if len(strong) == len(found):
+        return _holes_fit(digit, found)
+    return min(_holes_fit(digit, strong), _holes_fit(digit, found))
+
+
+def _holes_fit(digit: int, found: list[Hole]) -> float:
+    n = len(found)
+    if n not in HOLES[digit]:
+        return 1.5
+    if n != 1:
+        return 0.0
+    hole = found[0]
+    centre = (hole.top + hole.bottom) / 2
+    tall = hole.bottom - hole.top
+    if digit == 6:
+        return 0.0 if centre > 0.53 else 1.0
+    if digit in (9, 4):
+        return 0.0 if centre < 0.47 else 1.0
+    if digit == 0:
+        return 0.0 if tall > 0.45 and abs(centre - 0.5) < 0.12 else 1.0
+    if digit == 8:  # one bowl closed up at a small size
+        return 1.2
+    return 0.0
+
+
+def scores(glyph: np.ndarray) -> dict[int, float]:
+    """Distance of the glyph to each digit (lower is better)."""
+    g, _, _ = trim(np.asarray(glyph, dtype=bool))
+    if g.size == 0:
+        return {d: np.inf for d in PROTOTYPES}
+    segs = segments(g)
+    h, w = g.shape
+    found = holes(g)
+    out = {
+        d: min(distance(segs, p) for p in protos) + _hole_penalty(d, found)
+        for d, protos in PROTOTYPES.items()
+    }
+    aspect = w / h
+    if aspect < 0.34:  # only a bare stem is this narrow
+        for d in out:
+            if d != 1:
+                out[d] += 1.0
+    else:
+        out[1] += 0.5 if aspect > 0.5 else 0.0
+    return out
+
+
+_CACHE: dict[tuple[tuple[int, ...], bytes], list[tuple[int, float]]] = {}
+_CACHE_LIMIT = 4096
+
+
+def recognise(glyph: np.ndarray) -> list[tuple[int, float]]:
+    """Digits best first, each with a confidence in 0..1 (its margin over the next).
+
+    Screens repeat the same glyph bitmap many times, so results are memoised
+    by the exact bitmap.
+    """
+    g = np.asarray(glyph, dtype=bool)
+    key = (g.shape, np.packbits(g).tobytes())
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    ranked = _recognise(g)
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.clear()
+    _CACHE[key] = ranked
+    return ranked
+
+
+def clear_cache() -> None:
+    """Forget memoised readings (benchmarks use it to time cold reads)."""
+    _CACHE.clear()
+
+
+def _recognise(glyph: np.ndarray) -> list[tuple[int, float]]:
+    s = scores(glyph)
+    ranked = sorted(s.items(), key=lambda kv: kv[1])
+    out = []
+    for i, (digit, dist) in enumerate(ranked):
+        nxt = ranked[i + 1][1] if i + 1 < len(ranked) else dist + 1.0
+        margin = max(0.0, nxt - dist) if i == 0 else 0.0
+        conf = min(1.0, margin / 0.6) / (1.0 + dist)
+        out.append((digit, conf))
+    return out

@@ -1,0 +1,152 @@
+"""Digit templates calibrated for one game: normalised correlation with a best-vs-second margin.
+
+A template set is a directory `templates/NAME/` holding one PNG per sample
+glyph and `index.json` mapping file names to digits. Glyphs are compared at a
+fixed size after trimming, zero-mean and unit-norm, with their aspect ratio as
+a second cue (a "1" and a squeezed "7" correlate well but differ in shape).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from autoplayer.errors import InputError, UserError
+from autoplayer.vision.image import trim
+
+SIZE = (12, 16)
+"""Width and height every glyph is resampled to before comparison."""
+INDEX = "index.json"
+
+
+def normalise(mask: np.ndarray) -> np.ndarray:
+    g, _, _ = trim(np.asarray(mask, dtype=bool))
+    if g.size == 0:
+        return np.zeros(SIZE[::-1], np.float32).ravel()
+    v = cv2.resize(g.astype(np.float32), SIZE, interpolation=cv2.INTER_AREA).ravel()
+    v = v - v.mean()
+    n = float(np.linalg.norm(v))
+    return v / n if n > 0 else v
+
+
+def aspect(mask: np.ndarray) -> float:
+    g, _, _ = trim(np.asarray(mask, dtype=bool))
+    return g.shape[1] / g.shape[0] if g.size else 0.0
+
+
+@dataclass
+class TemplateSet:
+    """Sample glyphs per digit for one game's font."""
+
+    name: str
+    samples: dict[int, list[np.ndarray]] = field(default_factory=dict)
+    """Trimmed boolean bitmaps per digit."""
+
+    def __post_init__(self) -> None:
+        self._vectors: dict[int, np.ndarray] = {}
+        self._aspects: dict[int, np.ndarray] = {}
+        self._refresh()
+
+    def _refresh(self) -> None:
+        self._vectors = {d: np.stack([normalise(m) for m in ms])
+                         for d, ms in self.samples.items() if ms}
+        self._aspects = {d: np.array([aspect(m) for m in ms])
+                         for d, ms in self.samples.items() if ms}
+
+    def add(self, digit: int, mask: np.ndarray, *, distinct: float = 0.97) -> bool:
+        """Keep a sample unless one almost identical is already there; True if added."""
+        g, _, _ = trim(np.asarray(mask, dtype=bool))
+        if g.size == 0:
+            return False
+        if digit in self._vectors:
+            sim = self._vectors[digit] @ normalise(g)
+            if sim.max() >= distinct and np.abs(self._aspects[digit] - aspect(g)).min() < 0.05:
+                return False
+        self.samples.setdefault(digit, []).append(g)
+        self._refresh()
+        return True
+
+    def scores(self, mask: np.ndarray) -> dict[int, float]:
+        """Similarity in -1..1 of the glyph to each digit's closest sample."""
+        v = normalise(mask)
+        a = aspect(mask)
+        out = {}
+        for d, vecs in self._vectors.items():
+            sims = vecs @ v - 0.5 * np.abs(self._aspects[d] - a)
+            out[d] = float(sims.max())
+        return out
+
+    def recognise(self, mask: np.ndarray) -> list[tuple[int, float]]:
+        """Digits best first with a confidence in 0..1 from the margin over the next."""
+        ranked = sorted(self.scores(mask).items(), key=lambda kv: -kv[1])
+        if not ranked:
+            return []
+        out = []
+        for i, (d, s) in enumerate(ranked):
+            nxt = ranked[i + 1][1] if i + 1 < len(ranked) else -1.0
+            conf = max(0.0, s) * min(1.0, max(0.0, s - nxt) / 0.15) if i == 0 else 0.0
+            out.append((d, conf))
+        return out
+
+    @property
+    def digits(self) -> set[int]:
+        return {d for d, ms in self.samples.items() if ms}
+
+
+def templates_dir(name_or_path: str | Path) -> Path:
+    """Where a template set lives: a directory given as such, else templates/NAME."""
+    p = Path(name_or_path)
+    if p.is_dir() and (p / INDEX).exists():
+        return p
+    return Path("templates") / str(name_or_path)
+
+
+def load_templates(name_or_path: str | Path) -> TemplateSet:
+    d = templates_dir(name_or_path)
+    index_path = d / INDEX
+    try:
+        index = json.loads(index_path.read_text())
+    except FileNotFoundError:
+        raise UserError(f"{d}: no template set here (make one with `autoplayer calibrate`)")\
+            from None
+    except (OSError, ValueError) as err:
+        raise InputError(f"cannot read template index: {err}", path=index_path) from None
+    samples: dict[int, list[np.ndarray]] = {}
+    for entry in index.get("glyphs", []):
+        path = d / entry["file"]
+        img = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+        if img is None:
+            raise InputError("missing or unreadable template image", path=path)
+        samples.setdefault(int(entry["digit"]), []).append(img < 128)
+    return TemplateSet(str(index.get("name", d.name)), samples)
+
+
+def save_templates(templates: TemplateSet, directory: str | Path) -> Path:
+    """Write the set atomically: a new directory is filled, then swapped into place."""
+    target = Path(directory)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    entries = []
+    for digit in sorted(templates.samples):
+        for k, mask in enumerate(templates.samples[digit]):
+            name = f"digit{digit}_{k:02d}.png"
+            cv2.imwrite(str(tmp / name), np.where(mask, 0, 255).astype(np.uint8))
+            entries.append({"file": name, "digit": digit})
+    (tmp / INDEX).write_text(json.dumps({"name": templates.name, "size": list(SIZE),
+                                         "glyphs": entries}, indent=1) + "\n")
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}.old.{os.getpid()}")
+        target.rename(old)
+    tmp.rename(target)
+    if old is not None:
+        import shutil
+
+        shutil.rmtree(old, ignore_errors=True)
+    return target

@@ -1,0 +1,194 @@
+"""The play loop with a test double of a game, a screen and a driver: no X needed.
+
+The "screen" is a row of cells drawn into pixels; the fake driver applies
+clicks to it (optionally dropping some, as a busy game would), and the loop
+must read, act, verify and repair through the same Game interface real games use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from autoplayer.errors import InputError
+from autoplayer.games.base import Check, Solved
+from autoplayer.geometry import Click, Gesture, Rect
+from autoplayer.play import NotSolved, play
+from autoplayer.screen.capture import Frame
+from autoplayer.screen.input import Pace, check_inside
+
+CELL = 10
+ORIGIN = (200, 100)
+
+
+class Screen:
+    """Cells drawn 10 px wide at ORIGIN; white = 0, black = 1."""
+
+    def __init__(self, cells: list[int], drop: dict[int, int] | None = None) -> None:
+        self.cells = list(cells)
+        self.drop = dict(drop or {})  # cell -> how many clicks on it the game ignores
+        self.clicks: list[tuple[int, int]] = []
+        self.grabs = 0
+
+    def grab(self) -> Frame:
+        self.grabs += 1
+        row = np.array([[0 if v else 255] * CELL for v in self.cells], dtype=np.uint8).ravel()
+        pixels = np.repeat(np.repeat(row[None, :, None], CELL, axis=0), 3, axis=2)
+        return Frame(pixels, ORIGIN)
+
+    def moved(self, frame: Frame) -> bool:
+        return False
+
+    def click(self, x: int, y: int) -> None:
+        self.clicks.append((x, y))
+        i = (x - ORIGIN[0]) // CELL
+        if self.drop.get(i, 0) > 0:
+            self.drop[i] -= 1
+            return
+        self.cells[i] ^= 1  # the game toggles
+
+
+class Driver:
+    def __init__(self, screen: Screen, bounds: Rect) -> None:
+        self.screen, self.bounds, self.events, self.started = screen, bounds, 0, False
+
+    def start(self) -> Driver:
+        self.started = True
+        return self
+
+    def perform(self, gestures: Sequence[Gesture]) -> None:
+        check_inside(gestures, self.bounds)
+        for g in gestures:
+            assert isinstance(g, Click)
+            self.screen.click(g.x, g.y)
+            self.events += 2
+
+    def stop(self) -> None:
+        pass
+
+
+class RowGame:
+    """A one-row toggling game whose solution is given (the 'solver' just returns it)."""
+
+    name = "row"
+    pace = Pace()
+    max_batches = 3
+
+    def __init__(self, target: list[int], note: str = "", garbled: bool = False) -> None:
+        self.target, self.note, self.garbled, self.reads = target, note, garbled, []
+
+    def read(self, frame: Frame, previous: list[int] | None = None) -> list[int]:
+        if self.garbled:
+            raise InputError("cannot read cell 2", region=(20, 0, 10, 10))
+        cells = [int(frame.pixels[CELL // 2, i * CELL + CELL // 2, 0] == 0)
+                 for i in range(frame.width // CELL)]
+        self.reads.append(previous is not None)
+        return cells
+
+    def board(self, reading: list[int]) -> Rect:
+        return Rect(0, 0, len(reading) * CELL, CELL)
+
+    def solve(self, reading: list[int]) -> Solved[list[int]]:
+        return Solved(self.target, self.note)
+
+    def plan(self, reading: list[int], solution: list[int]) -> list[int]:
+        return [i for i, (a, b) in enumerate(zip(reading, solution, strict=True)) if a != b]
+
+    def gestures(self, reading: list[int], moves: Sequence[int]) -> list[Gesture]:
+        return [Click(i * CELL + CELL // 2, CELL // 2) for i in moves]
+
+    def check(self, reading: list[int], solution: list[int]) -> Check:
+        wrong = [i for i, (a, b) in enumerate(zip(reading, solution, strict=True)) if a != b]
+        return Check(len(wrong), len(solution), None, tuple(f"cell {i}" for i in wrong[:3]))
+
+    def units(self, moves: Sequence[int]) -> int:
+        return len(moves)
+
+    def fixes(self, moves: Sequence[int]) -> int:
+        return len(moves)
+
+    def overlay(self, frame: Frame, reading: list[int], solution: list[int] | None) -> np.ndarray:
+        return frame.pixels.copy()
+
+
+def factory(screen: Screen, made: list[Driver]):
+    def make(bounds: Rect, pace: Pace, deadline: float | None) -> Driver:
+        d = Driver(screen, bounds)
+        made.append(d)
+        return d
+    return make
+
+
+def test_plays_only_the_wrong_cells_in_screen_coordinates_and_verifies() -> None:
+    screen = Screen([1, 0, 0, 1, 0, 0])
+    made: list[Driver] = []
+    report = play(RowGame([1, 1, 0, 0, 1, 0]), screen, driver_factory=factory(screen, made))
+    assert screen.cells == [1, 1, 0, 0, 1, 0]
+    # Cell 0 was already right and is never clicked; clicks land at screen, not frame, pixels.
+    assert screen.clicks == [(215, 105), (235, 105), (245, 105)]
+    assert made[0].bounds == Rect(200, 100, 60, 10)
+    assert report.right_at_start == 3 and report.units == 6
+    assert report.gestures == 3 and report.units_changed == 3 and report.batches == 1
+    assert report.check is not None and report.check.wrong == 0
+    assert report.first_input is not None and report.first_input > 0
+    assert set(report.stages) == {"capture", "read", "solve", "plan", "input", "verify"}
+    assert screen.grabs == 2  # one to read, one to verify
+    assert RowGame.max_batches == 3
+
+
+def test_dropped_input_is_repaired_on_the_next_batch_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("autoplayer.play.SETTLE_LONG_QUIET", 0.2)
+    screen = Screen([0, 0, 0, 0], drop={2: 1})
+    report = play(RowGame([1, 1, 1, 0]), screen, driver_factory=factory(screen, []))
+    assert screen.cells == [1, 1, 1, 0]
+    assert report.batches == 2
+    assert [x for x, _ in screen.clicks] == [205, 215, 225, 225]
+
+
+def test_a_game_that_never_takes_a_click_ends_in_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The board never changes, so each verification waits out the settling timeout.
+    monkeypatch.setattr("autoplayer.play.SETTLE_TIMEOUT", 0.3)
+    monkeypatch.setattr("autoplayer.play.SETTLE_LONG_QUIET", 0.2)
+    screen = Screen([0, 0, 0], drop={1: 99})
+    with pytest.raises(NotSolved, match=r"after 3 batches 1 of 3 cells still differ .*cell 1"):
+        play(RowGame([1, 1, 1]), screen, driver_factory=factory(screen, []))
+    assert len(screen.clicks) == 3 + 2  # the first batch, then one retry a batch
+
+
+def test_dry_run_creates_no_driver_and_writes_the_overlay(tmp_path: Path) -> None:
+    screen = Screen([0, 1, 0])
+
+    def no_driver(*_: object) -> Driver:
+        raise AssertionError("a dry run must not create an input driver")
+
+    out = tmp_path / "overlay.png"
+    report = play(RowGame([1, 1, 1], note="several solutions; playing one"), screen,
+                  dry_run=True, overlay=out, driver_factory=no_driver)
+    assert screen.clicks == [] and screen.cells == [0, 1, 0]
+    assert report.planned == 2 and report.gestures == 0
+    assert np.asarray(Image.open(out)).shape == (10, 30, 3)
+    assert "dry run: no input sent; would make 2 gestures" in report.lines()
+    assert "note: several solutions; playing one" in report.lines()
+
+
+def test_a_misread_stops_before_any_driver_exists() -> None:
+    screen = Screen([0, 1, 0])
+    made: list[Driver] = []
+    with pytest.raises(InputError, match="cannot read cell 2"):
+        play(RowGame([1, 1, 1], garbled=True), screen, driver_factory=factory(screen, made))
+    assert made == [] and screen.clicks == []
+
+
+def test_verification_rereads_with_the_previous_reading() -> None:
+    screen = Screen([0, 0])
+    game = RowGame([1, 1])
+    play(game, screen, driver_factory=factory(screen, []))
+    assert game.reads == [False, True]

@@ -1,0 +1,101 @@
+"""Validation before solving: re-reading doubtful glyphs, and clear errors when giving up."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+sys.path.insert(0, str(Path(__file__).parent))
+from vision_render import Skin, random_puzzle, render  # noqa: E402
+
+from autoplayer.cli import main  # noqa: E402
+from autoplayer.errors import InputError  # noqa: E402
+from autoplayer.games.nonogram.reader import read_nonogram, validate_reading  # noqa: E402
+from autoplayer.vision.numbers import ClueNumber  # noqa: E402
+
+
+def _page(seed: int = 11):
+    puzzle = random_puzzle(10, 10, seed=seed)
+    return puzzle, render(puzzle, Skin("sans", cell=24))
+
+
+def test_a_misread_number_is_replaced_by_its_next_best_reading():
+    puzzle, page = _page()
+    reading = read_nonogram(np.asarray(page))
+    # Pretend the first number of row 1 was misread, with the true value as runner-up.
+    good = reading.row_numbers[0][0]
+    wrong = (good.value % 9) + 1 if good.value < 9 else 1
+    bad = ClueNumber(wrong, 0.05, good.digits, (good.value,))
+    rows = (((bad,) + reading.row_numbers[0][1:]),) + reading.row_numbers[1:]
+    from autoplayer.games.nonogram.reader import _puzzle
+
+    broken = dataclasses.replace(reading, row_numbers=rows, puzzle=_puzzle(rows, reading.column_numbers))
+    fixed = validate_reading(broken)
+    assert fixed.puzzle.rows == puzzle.rows
+    assert fixed.corrections == (f"row 1: {wrong} -> {good.value}",)
+
+
+def test_an_unreadable_clue_names_the_line_region_and_shows_the_glyph():
+    puzzle, page = _page()
+    first = read_nonogram(np.asarray(page))
+    # Smear a clue digit into a blob no reading can fix.
+    box = first.column_numbers[3][-1].box
+    ImageDraw.Draw(page).rectangle((box.x, box.y, box.right - 1, box.bottom - 1), fill=(20,) * 3)
+    with pytest.raises(InputError) as err:
+        read_nonogram(np.asarray(page))
+    text = str(err.value)
+    assert "cannot read the clues" in text
+    assert err.value.region is not None
+    assert "#" in text  # the ASCII picture of the glyph
+
+
+def test_read_command_prints_writes_and_overlays(tmp_path, capsys):
+    puzzle, page = _page()
+    shot = tmp_path / "shot.png"
+    page.save(shot)
+    out, overlay = tmp_path / "p.non", tmp_path / "ov.png"
+    assert main(["read", str(shot), "--out", str(out), "--overlay", str(overlay)]) == 0
+    printed = capsys.readouterr().out
+    assert "10x10 board" in printed
+    from autoplayer.games.nonogram.formats import load_puzzle
+
+    saved = load_puzzle(out)
+    assert (saved.rows, saved.columns) == (puzzle.rows, puzzle.columns)
+    with Image.open(overlay) as im:
+        assert im.size == page.size
+
+
+def test_read_command_on_a_non_image_exits_2_with_one_line(tmp_path, capsys):
+    bad = tmp_path / "notes.png"
+    bad.write_text("not a picture")
+    assert main(["read", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and str(bad) in err
+
+
+def test_read_command_without_a_board_names_the_file(tmp_path, capsys):
+    blank = tmp_path / "blank.png"
+    Image.new("RGB", (300, 200), (240, 240, 240)).save(blank)
+    assert main(["read", str(blank)]) == 2
+    assert "no grid" in capsys.readouterr().err
+
+
+def test_calibrate_then_read_with_templates(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    puzzle, page = _page(seed=5)
+    page.save("train.png")
+    from autoplayer.games.nonogram.formats import save_puzzle
+
+    save_puzzle(puzzle, "train.non")
+    assert main(["calibrate", "train.png", "--puzzle", "train.non", "--name", "sans24"]) == 0
+    assert (tmp_path / "templates" / "sans24" / "index.json").exists()
+    assert (tmp_path / "calibration" / "sans24" / "samples.json").exists()
+    other, page2 = _page(seed=6)
+    page2.save("other.png")
+    assert main(["read", "other.png", "--templates", "sans24"]) == 0
+    assert "10x10 board" in capsys.readouterr().out
