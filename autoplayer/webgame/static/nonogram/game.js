@@ -363,13 +363,8 @@
     return fetch("/api/" + kind, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-<<<<<<< HEAD
       body: text,
       keepalive: kind === "layout" && text.length < 32768,
-=======
-      body: JSON.stringify(body),
-      //keepalive: true,
->>>>>>> screen
     }).catch(() => {});
   }
   function reportState() {
