@@ -264,9 +264,8 @@ def main() -> None:
         + f"- Every other puzzle: slowest {_fmt(max(others)[0])} ({max(others)[1]}); "
         "target 10 s.\n"
     )
-    write_section("nonogram-solve", f"""## Nonogram solver (`bench/bench_nonogram_solve.py`)
-
-Command: `.venv/bin/python -m bench.run_all nonogram_solve`. Load average when the
+    write_section("nonogram-solve", f"""Written by `bench/bench_nonogram_solve.py`; command:
+`.venv/bin/python -m bench.run_all nonogram_solve`. Load average when the
 run started: {load:.2f} (2 cores shared with other work: treat differences under
 ~30 % as noise).
 

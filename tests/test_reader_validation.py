@@ -11,12 +11,12 @@ import pytest
 from PIL import Image, ImageDraw
 
 sys.path.insert(0, str(Path(__file__).parent))
-from vision_render import Skin, random_puzzle, render  # noqa: E402
+from vision_render import Skin, random_puzzle, render
 
-from autoplayer.cli import main  # noqa: E402
-from autoplayer.errors import InputError  # noqa: E402
-from autoplayer.games.nonogram.reader import read_nonogram, validate_reading  # noqa: E402
-from autoplayer.vision.numbers import ClueNumber  # noqa: E402
+from autoplayer.cli import main
+from autoplayer.errors import InputError
+from autoplayer.games.nonogram.reader import read_nonogram, validate_reading
+from autoplayer.vision.numbers import ClueNumber
 
 
 def _page(seed: int = 11):
@@ -31,17 +31,18 @@ def test_a_misread_number_is_replaced_by_its_next_best_reading():
     good = reading.row_numbers[0][0]
     wrong = (good.value % 9) + 1 if good.value < 9 else 1
     bad = ClueNumber(wrong, 0.05, good.digits, (good.value,))
-    rows = (((bad,) + reading.row_numbers[0][1:]),) + reading.row_numbers[1:]
+    rows = ((bad, *reading.row_numbers[0][1:]), *reading.row_numbers[1:])
     from autoplayer.games.nonogram.reader import _puzzle
 
-    broken = dataclasses.replace(reading, row_numbers=rows, puzzle=_puzzle(rows, reading.column_numbers))
+    broken = dataclasses.replace(reading, row_numbers=rows,
+                                 puzzle=_puzzle(rows, reading.column_numbers))
     fixed = validate_reading(broken)
     assert fixed.puzzle.rows == puzzle.rows
     assert fixed.corrections == (f"row 1: {wrong} -> {good.value}",)
 
 
 def test_an_unreadable_clue_names_the_line_region_and_shows_the_glyph():
-    puzzle, page = _page()
+    _puzzle, page = _page()
     first = read_nonogram(np.asarray(page))
     # Smear a clue digit into a blob no reading can fix.
     box = first.column_numbers[3][-1].box
@@ -95,7 +96,7 @@ def test_calibrate_then_read_with_templates(tmp_path, capsys, monkeypatch):
     assert main(["calibrate", "train.png", "--puzzle", "train.non", "--name", "sans24"]) == 0
     assert (tmp_path / "templates" / "sans24" / "index.json").exists()
     assert (tmp_path / "calibration" / "sans24" / "samples.json").exists()
-    other, page2 = _page(seed=6)
+    _other, page2 = _page(seed=6)
     page2.save("other.png")
     assert main(["read", "other.png", "--templates", "sans24"]) == 0
     assert "10x10 board" in capsys.readouterr().out

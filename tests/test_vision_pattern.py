@@ -72,3 +72,21 @@ def test_calibrated_templates_agree_with_the_state_machines(tmp_path):
     assert (reading.puzzle.rows, reading.puzzle.columns) == (truth.rows, truth.columns)
     sources = {d.sources for _, _, n in reading.numbers() for d in n.digits}
     assert sources == {"both"}, "templates and state machines should agree on every digit"
+
+
+@pytest.mark.e2e
+def test_clipped_row_clue_is_reported_not_guessed(tmp_path):
+    """This Pattern version cuts long row clues at the window's left edge (a row of five 1s
+    in a 10x10 at tile 24 loses part of its first 1): the reader must refuse, naming the row."""
+    from autoplayer.errors import InputError
+    from autoplayer.games.nonogram.formats import format_puzzle
+    from autoplayer.games.nonogram.model import puzzle_from_grid
+
+    rng = np.random.default_rng(1)
+    grid = (rng.random((10, 10)) < 0.5).astype(np.int8)
+    grid[2, :] = [1, 0] * 5
+    game_id = format_puzzle(puzzle_from_grid(grid), "tatham").strip()
+    with pytest.raises(InputError) as err:
+        read_nonogram(_screenshot(game_id, 24, tmp_path))
+    assert "row 3 run off the left edge" in str(err.value)
+    assert err.value.region is not None and err.value.region[0] == 0

@@ -69,4 +69,4 @@ def test_the_empty_board_reads_as_unknown_despite_the_pointer(pixelo):
     # Each cell rect lies inside the board and cells do not overlap.
     cells = [c for row in reading.cells for c in row]
     assert all(reading.board.contains(c.x, c.y) for c in cells)
-    assert all(a.right <= b.x for a, b in zip(reading.cells[0], reading.cells[0][1:]))
+    assert all(a.right <= b.x for a, b in zip(reading.cells[0], reading.cells[0][1:], strict=False))

@@ -77,8 +77,9 @@ def test_cell_states_filled_marked_unknown():
     for r, c in [(1, 1), (4, 7)]:
         cell = first.cells[r][c]
         m = cell.w // 4
-        d.line((cell.x + m, cell.y + m, cell.right - m, cell.bottom - m), fill=(20, 20, 20), width=2)
-        d.line((cell.x + m, cell.bottom - m, cell.right - m, cell.y + m), fill=(20, 20, 20), width=2)
+        ink = (20, 20, 20)
+        d.line((cell.x + m, cell.y + m, cell.right - m, cell.bottom - m), fill=ink, width=2)
+        d.line((cell.x + m, cell.bottom - m, cell.right - m, cell.y + m), fill=ink, width=2)
         expected[r, c] = EMPTY
     reading = read_nonogram(np.asarray(page), verify=False)
     assert (reading.state == expected).all()

@@ -71,9 +71,9 @@ def _digit_image(text: str, skin: Skin, size: int, ink: int, paper: int) -> Imag
     if skin.font == "pixel":
         return _pixel_text(text, max(1, round(size / 8)), ink, paper)
     f = ImageFont.truetype(FONTS[skin.font], size)
-    l, t, r, b = f.getbbox(text)
-    im = Image.new("L", (r - l + 2, b - t + 2), paper)
-    ImageDraw.Draw(im).text((1 - l, 1 - t), text, font=f, fill=ink)
+    left, top, right, bottom = f.getbbox(text)
+    im = Image.new("L", (right - left + 2, bottom - top + 2), paper)
+    ImageDraw.Draw(im).text((1 - left, 1 - top), text, font=f, fill=ink)
     return im
 
 
@@ -88,7 +88,8 @@ def render(puzzle: Puzzle, skin: Skin, *, margin: int = 0) -> Image.Image:
     col_numbers = [[str(n) for n in clue] or (["0"] if skin.zero else [])
                    for clue in puzzle.columns]
     # Row clue widths decide the left band.
-    imgs_rows = [[_digit_image(t, skin, font_px, ink, paper) for t in nums] for nums in clue_numbers]
+    imgs_rows = [[_digit_image(t, skin, font_px, ink, paper) for t in nums]
+                 for nums in clue_numbers]
     gap = max(4, c // 3)
     row_band = max((sum(i.width for i in row) + gap * max(0, len(row) - 1) for row in imgs_rows),
                    default=0) + 2 * gap

@@ -175,14 +175,14 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if not templates.digits:
         raise UserError("no glyph could be paired with a digit; nothing saved")
     target = save_templates(templates, base / "templates" / args.name)
-    save_samples(base / "calibration" / args.name, all_samples)
+    save_samples(base / "calibration" / args.name, all_samples, args.puzzle)
     missing = sorted(set(range(10)) - templates.digits)
     print(f"saved {sum(len(v) for v in templates.samples.values())} templates to {target}"
           + (f" (no samples of {', '.join(map(str, missing))})" if missing else ""))
     return 0
 
 
-def save_samples(directory: Path, samples) -> None:
+def save_samples(directory: Path, samples, puzzle: str | None = None) -> None:
     """Every labelled glyph as a PNG plus samples.json, written into a fresh directory."""
     import json
     import shutil
@@ -200,7 +200,8 @@ def save_samples(directory: Path, samples) -> None:
         b = s.glyph.box
         index.append({"file": name, "digit": s.digit, "screenshot": str(shot),
                       "line": s.where, "box": [b.x, b.y, b.w, b.h]})
-    (tmp / "samples.json").write_text(json.dumps(index, indent=1) + "\n")
+    document = {"puzzle": puzzle, "samples": index}
+    (tmp / "samples.json").write_text(json.dumps(document, indent=1) + "\n")
     if directory.exists():
         shutil.rmtree(directory)
     tmp.rename(directory)

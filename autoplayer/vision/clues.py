@@ -11,6 +11,7 @@ scored as a whole (see `split_numbers`).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -22,8 +23,9 @@ from autoplayer.vision.image import dark_ink, ink_strength, luminance, runs, tri
 
 BAND_CONTRAST = 0.35
 """Ink departs from its background by at least this share of the band's strongest ink."""
-STRIP_CONTRAST = 0.45
-"""... and by this share of its own strip's strongest ink."""
+STRIP_CONTRAST = {True: 0.45, False: 0.55}
+"""... and by this share of its own strip's strongest ink: more for light ink on a dark
+ground, whose antialiased edges spread wider in luminance (keyed by `dark` ink)."""
 BAND_END_GAP = 1.2
 """A band ends after this many cell pitches without ink."""
 
@@ -66,6 +68,8 @@ class ClueLayout:
     digit_height: float
     clipped_rows: tuple[int, ...]
     """Rows whose clue ink touches the image's left edge: numbers may be missing."""
+    clipped_columns: tuple[int, ...] = ()
+    """Columns whose clue ink touches the image's top edge."""
 
 
 def _boundaries(spans: tuple[tuple[int, int], ...], lo: int, hi: int) -> list[tuple[int, int]]:
@@ -115,13 +119,16 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
     row_spans = _boundaries(grid.ys, 0, h_img)
     columns: list[Strip] = []
     rows: list[Strip] = []
+    clipped_columns: list[int] = []
     if col_strength is not None and col_strength.size:
         ink = col_strength > band_threshold
         depth = _extent(ink.any(axis=1)[::-1], pitch)
         for j, (x0, x1) in enumerate(col_spans):
             box = Rect(x0, board.y - depth, x1 - x0, depth)
             s = col_strength[board.y - depth:, x0 - board.x:x1 - board.x]
-            columns.append(_strip("column", j, box, s, band_threshold, pitch))
+            columns.append(_strip("column", j, box, s, band_threshold, pitch, dark))
+            if box.y == 0 and _touches_far_edge(s, band_threshold, pitch, "column"):
+                clipped_columns.append(j)
     else:
         columns = [Strip("column", j, Rect(x0, 0, x1 - x0, 0), ()) for j, (x0, x1)
                    in enumerate(col_spans)]
@@ -132,16 +139,29 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
         for i, (y0, y1) in enumerate(row_spans):
             box = Rect(board.x - depth, y0, depth, y1 - y0)
             s = row_strength[y0 - board.y:y1 - board.y, board.x - depth:]
-            strip = _strip("row", i, box, s, band_threshold, pitch)
+            strip = _strip("row", i, box, s, band_threshold, pitch, dark)
             rows.append(strip)
-            if box.x == 0 and strip.groups and strip.groups[0] and strip.groups[0][0].box.x == 0:
+            if box.x == 0 and _touches_far_edge(s, band_threshold, pitch, "row"):
                 clipped.append(i)
     else:
         rows = [Strip("row", i, Rect(0, y0, 0, y1 - y0), ()) for i, (y0, y1)
                 in enumerate(row_spans)]
+    rows = drop_frame(rows, pitch)
+    columns = drop_frame(columns, pitch)
     heights = [b.box.h for s in (*rows, *columns) for g in s.groups for b in g]
     digit_height = float(np.median(heights)) if heights else pitch * 0.6
-    return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped))
+    return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped),
+                      tuple(clipped_columns))
+
+
+def _touches_far_edge(strength: np.ndarray, threshold: float, pitch: float, kind: str) -> bool:
+    """Whether a strip's clue ink runs on to the picture's edge (numbers may be cut off)."""
+    ink = strength > threshold
+    along = ink.any(axis=0 if kind == "row" else 1)
+    if _extent(along[::-1], pitch) < along.size:
+        return False
+    edge = ink[:, 0] if kind == "row" else ink[0, :]
+    return bool(edge.any())
 
 
 def _crop(a: np.ndarray, r: Rect) -> np.ndarray:
@@ -149,30 +169,33 @@ def _crop(a: np.ndarray, r: Rect) -> np.ndarray:
 
 
 def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, band_threshold: float,
-           pitch: float) -> Strip:
+           pitch: float, dark: bool = True) -> Strip:
     if strength.size == 0:
         return Strip(kind, index, box, ())
-    threshold = max(band_threshold, STRIP_CONTRAST * float(strength.max()))
-    ink = strength > threshold
-    ink = _drop_rules(ink, kind, pitch)
-    # Keep only the ink that reaches the board without a long blank gap (the band's
-    # far side may hold unrelated labels and buttons).
-    along = ink.any(axis=0) if kind == "row" else ink.any(axis=1)
+    # Keep only what reaches the board without a long blank gap (the band's far side
+    # may hold unrelated labels and buttons), then threshold against this strip's ink.
+    along = (strength > band_threshold).any(axis=0 if kind == "row" else 1)
     reach = _extent(along[::-1], pitch)
     if kind == "row":
-        ink[:, : ink.shape[1] - reach] = False
+        x_off, y_off = box.x + strength.shape[1] - reach, box.y
+        strength = strength[:, strength.shape[1] - reach:]
     else:
-        ink[: ink.shape[0] - reach, :] = False
+        x_off, y_off = box.x, box.y + strength.shape[0] - reach
+        strength = strength[strength.shape[0] - reach:, :]
+    if strength.size == 0:
+        return Strip(kind, index, box, ())
+    threshold = max(band_threshold, STRIP_CONTRAST[dark] * float(strength.max()))
+    ink = _drop_rules(strength > threshold, kind, pitch)
     if not ink.any():
         return Strip(kind, index, box, ())
     if kind == "column":
         groups = []
         for y0, y1 in runs(ink.any(axis=1)):
-            blobs = _blobs_across(ink[y0:y1], box.x, box.y + y0)
+            blobs = _blobs_across(ink[y0:y1], x_off, y_off + y0)
             if blobs:
                 groups.append(tuple(blobs))
     else:
-        blobs = _blobs_across(ink, box.x, box.y)
+        blobs = _blobs_across(ink, x_off, y_off)
         groups = [tuple(blobs)] if blobs else []
     groups = _drop_specks([tuple(b for b in g if not _is_rule(b, box, kind, pitch))
                            for g in groups])
@@ -180,13 +203,45 @@ def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, band_threshol
 
 
 def _is_rule(blob: Blob, strip: Rect, kind: str, pitch: float) -> bool:
-    """A piece of a line, not a digit: hair-thin across the text, or the board's frame."""
+    """A piece of a line, not a digit: hair-thin across the text."""
     w, h = blob.box.w, blob.box.h
-    if kind == "row":
-        thin, long, near = w, h, strip.right - blob.box.right
-    else:
-        thin, long, near = h, w, strip.bottom - blob.box.bottom
-    return thin < 0.15 * long or (near <= 0.3 * pitch and thin <= max(2, 0.1 * pitch))
+    thin, long = (w, h) if kind == "row" else (h, w)
+    return thin < 0.15 * long
+
+
+def _near(blob: Blob, strip: Strip) -> int:
+    """Distance from the blob to the board side of its strip."""
+    if strip.kind == "row":
+        return strip.box.right - blob.box.right
+    return strip.box.bottom - blob.box.bottom
+
+
+def _thin(blob: Blob, kind: str) -> int:
+    return blob.box.w if kind == "row" else blob.box.h
+
+
+def drop_frame(strips: list[Strip], pitch: float) -> list[Strip]:
+    """Remove pieces of the board's frame: thin ink closer to the board than clues ever sit.
+
+    Clue numbers keep one distance from the board in every strip; a frame line
+    (possibly broken up by stripes behind it) sits clearly closer.
+    """
+    lasts = [s.groups[-1][-1] for s in strips if s.groups]
+    solid = [_near(b, s) for s, b in zip([s for s in strips if s.groups], lasts, strict=True)
+             if _thin(b, s.kind) > max(3, 0.15 * pitch)]
+    if not solid:
+        return strips
+    usual = float(np.median(solid))
+    out = []
+    for s in strips:
+        groups = []
+        for g in s.groups:
+            kept = tuple(b for b in g if not (_thin(b, s.kind) <= max(3, 0.15 * pitch)
+                                              and _near(b, s) < usual - 0.15 * pitch))
+            if kept:
+                groups.append(kept)
+        out.append(Strip(s.kind, s.index, s.box, tuple(groups)))
+    return out
 
 
 def _blobs_across(ink: np.ndarray, x_off: int, y_off: int) -> list[Blob]:
@@ -239,7 +294,7 @@ def split_touching(blob: Blob, digit_height: float) -> list[Glyph]:
     widest_digit = 1.1 * max(h, digit_height)
     if w <= widest_digit or w < 4:
         return [Glyph(blob.box, mask)]
-    parts = max(2, int(round(w / (0.62 * max(h, digit_height)))))
+    parts = max(2, round(w / (0.62 * max(h, digit_height))))
     parts = min(parts, 3)
     column_ink = mask.sum(axis=0).astype(float)
     cuts = []
@@ -253,7 +308,7 @@ def split_touching(blob: Blob, digit_height: float) -> list[Glyph]:
         cuts.append(lo + int(np.argmin(window)))
     glyphs = []
     edges = [0, *cuts, w]
-    for a, b in zip(edges, edges[1:], strict=False):
+    for a, b in itertools.pairwise(edges):
         part, dy, dx = trim(mask[:, a:b])
         if part.size == 0:
             continue

@@ -74,7 +74,7 @@ class Grid:
 
 def _half_gap(spans: tuple[tuple[int, int], ...]) -> int:
     gaps = [spans[i][0] - spans[i - 1][1] for i in range(1, len(spans))]
-    return max(1, int(round(float(np.median(gaps)) / 2))) if gaps else 1
+    return max(1, round(float(np.median(gaps)) / 2)) if gaps else 1
 
 
 def edge_map(image: np.ndarray) -> np.ndarray:
@@ -101,7 +101,7 @@ def _square_patches(image: np.ndarray) -> np.ndarray:
     """Bounding boxes (x, y, w, h) of flat, filled, near-square patches."""
     flat = cv2.bitwise_not(edge_map(image))
     _, _, stats, _ = cv2.connectedComponentsWithStats(flat, connectivity=4)
-    x, y, w, h, area = stats.T
+    _, _, w, h, area = stats.T
     side = np.maximum(w, h)
     keep = (
         (w >= MIN_CELL) & (h >= MIN_CELL) & (side <= MAX_CELL)
@@ -167,11 +167,17 @@ def find_grid(image: np.ndarray) -> Grid:
     sides = np.maximum(boxes[:, 2], boxes[:, 3])
     best: Grid | None = None
     best_score = 0
-    for size in np.unique(sides):
+    values, counts = np.unique(sides, return_counts=True)
+    tried: list[int] = []
+    # Most common sizes first; a size near one already tried adds nothing.
+    for size in values[np.argsort(-counts, kind="stable")]:
+        if any(abs(size - t) <= max(2, t * 0.12) / 2 for t in tried):
+            continue
         sel = boxes[np.abs(sides - size) <= max(2, size * 0.12)]
         if len(sel) < MIN_SIDE * MIN_SIDE:
-            continue
-        grid = _lattice(sel, float(size))
+            break  # every later size is rarer still
+        tried.append(int(size))
+        grid = _lattice(sel, float(size), image)
         if grid is None:
             continue
         score = grid.width * grid.height
@@ -182,7 +188,7 @@ def find_grid(image: np.ndarray) -> Grid:
     return best
 
 
-def _lattice(sel: np.ndarray, size: float) -> Grid | None:
+def _lattice(sel: np.ndarray, size: float, image: np.ndarray) -> Grid | None:
     x, y, w, h = sel.T
     tol = size * 0.5
     cols = _regular_run(_cluster_positions(x, x + w, tol), size)
@@ -195,4 +201,63 @@ def _lattice(sel: np.ndarray, size: float) -> Grid | None:
     inside = (x >= x0) & (x + w <= x1) & (y >= y0) & (y + h <= y1)
     if inside.sum() < 0.3 * len(cols) * len(rows):
         return None
-    return Grid(tuple(cols), tuple(rows))
+    occupied = _occupancy(sel[inside], cols, rows)
+    top, left = _clue_box_corner(occupied)
+    cols, rows = cols[left:], rows[top:]
+    left = _leading_odd(image, cols, rows, "x")
+    top = _leading_odd(image, cols, rows, "y")
+    if len(cols) - left < MIN_SIDE or len(rows) - top < MIN_SIDE:
+        return None
+    return Grid(tuple(cols[left:]), tuple(rows[top:]))
+
+
+def _leading_odd(image: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[int, int]],
+                 axis: str) -> int:
+    """How many leading columns (or rows) are clue boxes rather than board cells.
+
+    Clue boxes drawn at the cell pitch line up with the board, but are filled
+    with a colour of their own, the same down a whole column of boxes; board
+    columns share the cell colour (filled cells aside: the median is taken).
+    """
+    cx = np.array([(a + b) // 2 for a, b in cols])
+    cy = np.array([(a + b) // 2 for a, b in rows])
+    centres = image[cy[:, None], cx[None, :], :3].astype(int)  # rows × cols × 3
+    lines = centres.transpose(1, 0, 2) if axis == "x" else centres
+    medians = np.median(lines, axis=1)  # one colour per column (or row)
+    board = np.median(medians[len(medians) // 2:], axis=0)
+    k = 0
+    while k < len(medians) // 2 and np.abs(medians[k] - board).max() > 10:
+        k += 1
+    return k
+
+
+def _occupancy(sel: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[int, int]]
+               ) -> np.ndarray:
+    """Which lattice positions hold a patch (rows × columns)."""
+    cx = np.array([(a + b) / 2 for a, b in cols])
+    cy = np.array([(a + b) / 2 for a, b in rows])
+    occ = np.zeros((len(rows), len(cols)), bool)
+    x, y, w, h = sel.T
+    r = np.searchsorted((cy[1:] + cy[:-1]) / 2, y + h / 2)
+    c = np.searchsorted((cx[1:] + cx[:-1]) / 2, x + w / 2)
+    occ[r, c] = True
+    return occ
+
+
+def _clue_box_corner(occupied: np.ndarray) -> tuple[int, int]:
+    """Rows and columns of clue boxes to drop when clues are drawn in boxes at the cell pitch.
+
+    Boxed clues extend the lattice up and left of the board, leaving its
+    top-left corner empty: an empty block of at least 2×2 there, with the rest
+    nearly full, marks where the board starts.
+    """
+    first_in_row0 = np.flatnonzero(occupied[0])
+    first_in_col0 = np.flatnonzero(occupied[:, 0])
+    if first_in_row0.size == 0 or first_in_col0.size == 0:
+        return 0, 0
+    left, top = int(first_in_row0[0]), int(first_in_col0[0])
+    if left < 2 or top < 2:
+        return 0, 0
+    if occupied[:top, :left].mean() > 0.05 or occupied[top:, left:].mean() < 0.9:
+        return 0, 0
+    return top, left

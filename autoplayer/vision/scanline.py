@@ -34,7 +34,7 @@ PROTOTYPES: dict[int, tuple[str, ...]] = {
     1: ("F", "CF", "LCF", "CCF", "C", "CLDCF", "CDCF", "LDCF", "FCF", "CFDCF",
         "CFCF"),
     2: ("CDRCLF", "CDRLF", "FRFLF", "CRCLF", "CDRCF", "FRLF", "CRLF", "CDRCLDF"),
-    3: ("CDRCRDC", "FRFRF", "CRCRC", "CDRCRC", "CRCDC", "FRCRF", "CDRFRDC"),
+    3: ("CDRCRDC", "FRFRF", "CRCRC", "CDRCRC", "CRCDC", "FRCRF", "CDRFRDC", "FDRDF", "CDRDC"),
     4: ("DFR", "DFC", "RDFR", "CDFC", "RDFC", "CDFR", "LDFR"),
     5: ("FLFRDC", "FLCRC", "FLFRF", "FLCRDC", "FLDRC", "FLFRC"),
     6: ("CLCDC", "FLFDF", "CLDC", "CDLCDC", "FLDF", "CDLDC", "CDLFDC"),
@@ -238,6 +238,6 @@ def _recognise(glyph: np.ndarray) -> list[tuple[int, float]]:
     for i, (digit, dist) in enumerate(ranked):
         nxt = ranked[i + 1][1] if i + 1 < len(ranked) else dist + 1.0
         margin = max(0.0, nxt - dist) if i == 0 else 0.0
-        conf = min(1.0, margin / 0.6) / (1.0 + dist)
+        conf = min(1.0, margin / 0.4) / (1.0 + dist)
         out.append((digit, conf))
     return out

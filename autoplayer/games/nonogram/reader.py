@@ -68,12 +68,16 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
         _puzzle(rows, columns), grid, grid.rect, cells, state,
         tuple(tuple(r) for r in rows), tuple(tuple(c) for c in columns), layout.clipped_rows,
     )
-    if layout.clipped_rows:
-        first = layout.rows[layout.clipped_rows[0]]
-        raise InputError(
-            f"row clues run off the left edge of the picture (rows "
-            f"{', '.join(str(i + 1) for i in layout.clipped_rows)}): numbers may be missing",
-            region=(first.box.x, first.box.y, first.box.w, first.box.h))
+    for kind, clipped, strips, edge in (("rows", layout.clipped_rows, layout.rows, "left"),
+                                        ("columns", layout.clipped_columns, layout.columns,
+                                         "top")):
+        if clipped:
+            first = strips[clipped[0]].box
+            raise InputError(
+                f"clues of {kind if len(clipped) > 1 else kind[:-1]} "
+                f"{', '.join(str(i + 1) for i in clipped)} run off the "
+                f"{edge} edge of the picture: numbers may be missing, so nothing is guessed",
+                region=(first.x, first.y, first.w, first.h))
     return validate_reading(reading) if verify else reading
 
 
@@ -115,28 +119,45 @@ def validate_reading(reading: NonogramReading) -> NonogramReading:
     candidates = sorted(reading.numbers(), key=lambda t: t[2].confidence)[:RETRY_NUMBERS]
     rows = [list(r) for r in reading.row_numbers]
     columns = [list(c) for c in reading.column_numbers]
-    # One substitution first, then pairs among the least confident numbers.
+    # One substitution first, then pairs among the least confident numbers. A fix is
+    # taken only when it is the one change of its size that makes the clues consistent:
+    # when two different changes both work, the picture does not say which is right.
     options = [(c, alt) for c in candidates for alt in c[2].alternatives[:3]]
-    tries = [((o,)) for o in options] + list(itertools.combinations(options[:12], 2))
-    for attempt in tries:
-        keys = [(k, i, id(n)) for (k, i, n), _ in attempt]
-        if len(set(keys)) < len(keys):
-            continue
-        new_rows = [[*r] for r in rows]
-        new_cols = [[*c] for c in columns]
-        notes = []
-        for (kind, line, number), alt in attempt:
-            target = new_rows[line] if kind == "row" else new_cols[line]
-            k = next(j for j, n in enumerate(target) if n is number)
-            target[k] = ClueNumber(alt, 0.0, number.digits, ())
-            notes.append(f"{kind} {line + 1}: {number.value} -> {alt}")
-        puzzle = _puzzle(new_rows, new_cols)
-        if _check(puzzle) is None:
-            return NonogramReading(
-                puzzle, reading.grid, reading.board, reading.cells, reading.state,
-                tuple(tuple(r) for r in new_rows), tuple(tuple(c) for c in new_cols),
-                reading.clipped_rows, tuple(notes))
+    for attempts in ([(o,) for o in options], list(itertools.combinations(options[:12], 2))):
+        fixes = []
+        for attempt in attempts:
+            fixed = _substitute(reading, rows, columns, attempt)
+            if fixed is not None and _check(fixed.puzzle) is None:
+                fixes.append(fixed)
+                if len(fixes) > 1:
+                    break
+        if len(fixes) == 1:
+            return fixes[0]
+        if fixes:
+            break
     raise _give_up(reading, first_problem)
+
+
+def _substitute(reading: NonogramReading, rows: list[list[ClueNumber]],
+                columns: list[list[ClueNumber]], attempt) -> NonogramReading | None:
+    """The reading with some numbers replaced by alternatives (None if two hit one number)."""
+    keys = [(k, i, id(n)) for (k, i, n), _ in attempt]
+    if len(set(keys)) < len(keys):
+        return None
+    new_rows = [list(r) for r in rows]
+    new_cols = [list(c) for c in columns]
+    notes = []
+    for (kind, line, number), alt in attempt:
+        target = new_rows[line] if kind == "row" else new_cols[line]
+        k = next(j for j, n in enumerate(target) if n is number)
+        target[k] = ClueNumber(alt, 0.0, number.digits, ())
+        notes.append(f"{kind} {line + 1}: {number.value} -> {alt}")
+    if problems(_puzzle(new_rows, new_cols)):
+        return None
+    return NonogramReading(
+        _puzzle(new_rows, new_cols), reading.grid, reading.board, reading.cells, reading.state,
+        tuple(tuple(r) for r in new_rows), tuple(tuple(c) for c in new_cols),
+        reading.clipped_rows, tuple(notes))
 
 
 def _check(puzzle: Puzzle) -> tuple[str, int, str] | None:

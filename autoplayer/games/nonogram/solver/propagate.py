@@ -96,12 +96,6 @@ class Engine:
         self.nodes = 0
         self._until_check = _CHECK_EVERY
 
-    def constrained_lines(self) -> tuple[list[int], list[int]]:
-        return (
-            [r for r, clue in enumerate(self.rows) if clue is not None],
-            [c for c, clue in enumerate(self.columns) if clue is not None],
-        )
-
     def check_time(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise Timeout
@@ -113,28 +107,70 @@ class Engine:
             for cache in self._caches.values():
                 cache.clear()
 
+    def _line_result(self, line: int, board: Board) -> tuple[int, int] | None:
+        """The (cached) line-solver result for line id `line` (rows, then columns)."""
+        if line < self.height:
+            clue, n, cache = self.rows[line], self.width, self._row_cache[line]
+            f, e = board.rows_f[line], board.rows_e[line]
+        else:
+            i = line - self.height
+            clue, n, cache = self.columns[i], self.height, self._col_cache[i]
+            f, e = board.cols_f[i], board.cols_e[i]
+        key = (f << n) | e
+        if key not in cache:
+            cache[key] = solve_masks(clue, n, f, e)
+            self.lines_solved += 1
+        return cache[key]
+
+    def propagate_all(self, board: Board) -> Line | None:
+        """Line logic to a fixpoint from every line; the failing line, or None.
+
+        The most constrained lines (least slack) are solved first, which saves
+        line solves. On a contradiction, a line that has no placement even on the
+        starting board is named first (rows before columns), so the line named
+        does not depend on that order.
+        """
+        ids = [r for r, clue in enumerate(self.rows) if clue is not None]
+        ids += [self.height + c for c, clue in enumerate(self.columns) if clue is not None]
+
+        def slack(line: int) -> int:
+            if line < self.height:
+                clue, n = self.rows[line], self.width
+            else:
+                clue, n = self.columns[line - self.height], self.height
+            return n - sum(clue) - len(clue)
+
+        start = board.copy()
+        bad = self._run(board, sorted(ids, key=slack))
+        if bad is not None:
+            for line in ids:
+                if self._line_result(line, start) is None:
+                    return self._name(line)
+        return bad
+
+    def _name(self, line: int) -> Line:
+        return ("row", line) if line < self.height else ("column", line - self.height)
+
     def propagate(
         self, board: Board, rows: Iterable[int], columns: Iterable[int]
     ) -> Line | None:
-        """Line logic to a fixpoint from the given dirty lines; the failing line, or None.
+        """Line logic to a fixpoint from the given dirty lines; the failing line, or None."""
+        height = self.height
+        return self._run(board, [*rows, *(height + c for c in columns)])
 
-        Rows are solved before columns at the start, and the queue is FIFO, so the
-        line reported is the first one found without a placement.
-        """
+    def _run(self, board: Board, dirty: list[int]) -> Line | None:
+        """Propagation over a FIFO queue of line ids, starting with `dirty` in that order."""
         height = self.height
         row_clues, col_clues = self.rows, self.columns
         row_cache, col_cache = self._row_cache, self._col_cache
         rows_f, rows_e, cols_f, cols_e = board.rows_f, board.rows_e, board.cols_f, board.cols_e
         queued = bytearray(height + self.width)
         queue: deque[int] = deque()
-        for r in rows:
-            if row_cache[r] is not None and not queued[r]:
-                queued[r] = 1
-                queue.append(r)
-        for c in columns:
-            if col_cache[c] is not None and not queued[height + c]:
-                queued[height + c] = 1
-                queue.append(height + c)
+        for line in dirty:
+            cache = row_cache[line] if line < height else col_cache[line - height]
+            if cache is not None and not queued[line]:
+                queued[line] = 1
+                queue.append(line)
         solved = hits = 0
         unknown = board.unknown
         try:

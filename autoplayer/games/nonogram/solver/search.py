@@ -196,8 +196,7 @@ def solve(
         )
 
     try:
-        rows, columns = engine.constrained_lines()
-        bad = engine.propagate(board, rows, columns)
+        bad = engine.propagate_all(board)
         if bad is not None:
             return result(Verdict.CONTRADICTION, bad=bad)
         if board.unknown == 0:
