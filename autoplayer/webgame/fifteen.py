@@ -17,7 +17,7 @@ from autoplayer.errors import InputError, UserError
 from autoplayer.webgame.server import GamePage, GameServer, PageConfig
 
 MIN_SIDE, MAX_SIDE = 3, 6
-MIN_TILE, MAX_TILE = 32, 120
+MIN_TILE, MAX_TILE = 40, 120
 DEFAULT_TILE = 72
 SHUFFLE_MOVES = 400
 """Random slides from the goal: every board reached is solvable by construction, and this

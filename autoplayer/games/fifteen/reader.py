@@ -117,7 +117,7 @@ def _merge_stacked(glyphs: list[Glyph]) -> list[Glyph]:
 
 def read_fifteen(image: np.ndarray, templates: TemplateSet | None = None) -> FifteenReading:
     """The board the image shows; InputError (naming the pixel region) when it cannot be trusted."""
-    grid = find_grid(image)
+    grid = find_grid(image, tiles=True)
     try:
         check_size(grid.width, grid.height)
     except InputError as err:
