@@ -83,7 +83,7 @@ class GamePage:
     """A puzzle file -> the object `configure` finds under `puzzle=ID` (UserError when bad)."""
 
 
-GAME_PAGES: tuple[str, ...] = ("autoplayer.webgame.nonogram",)
+GAME_PAGES: tuple[str, ...] = ("autoplayer.webgame.nonogram", "autoplayer.webgame.fifteen")
 """Modules that define `PAGE`, a `GamePage`; another game's page is one more line here."""
 
 
