@@ -91,7 +91,7 @@ def misplaced(board: Board, target: Board) -> int:
 
 class FifteenGame:
     """`autoplayer.games.base.Game` for sliding puzzles; `solver` is 'optimal', 'fast' or None
-    (optimal where its tables are on disk or quick to build, else fast)."""
+    (optimal where its tables are on disk, else fast)."""
 
     name = "fifteen"
 
@@ -224,14 +224,13 @@ def _region(r: Rect) -> tuple[int, int, int, int]:
 
 
 def optimal_ready(width: int, height: int) -> bool:
-    """Whether optimal solving starts at once: tables for the size are cached, or are small
-    (≤ 9 cells, built in about a second); the 4x4 ones take about 40 s to build the first time."""
+    """Whether optimal solving can start at once: the size has pattern databases and they are
+    on disk (`autoplayer fifteen solve --optimal` builds them: seconds for 3x3, about 40 s for
+    4x4); the bot does not make the user wait for a build."""
     from autoplayer.games.fifteen.partitions import has_tables, partition
 
     if not has_tables(width, height):
         return False
-    if width * height <= 9:
-        return True
     from autoplayer.games.fifteen.pdb import cache_path
 
     return all(cache_path(width, height, g).exists() for g in partition(width, height))
