@@ -28,7 +28,7 @@ from autoplayer.geometry import Rect
 from autoplayer.vision.clues import Glyph
 from autoplayer.vision.grid import Grid, find_grid
 from autoplayer.vision.image import ascii_picture, dark_ink, luminance, trim
-from autoplayer.vision.numbers import ClueNumber, make_number, read_digit
+from autoplayer.vision.numbers import ClueNumber, DigitReading, make_number, read_digit
 from autoplayer.vision.templates import TemplateSet
 
 INK_SHARE = 0.5
@@ -154,7 +154,8 @@ def read_fifteen(image: np.ndarray, templates: TemplateSet | None = None) -> Fif
                              f"holds {len(glyphs)} glyphs, not a 1- or 2-digit number",
                              region=_region(cells[i]))
         numbers.append(make_number([read_digit(g, templates) for g in glyphs]))
-    return FifteenReading(_validate(grid, cells, numbers), grid, cells, tuple(numbers))
+    board, numbers = _validate(grid, cells, numbers)
+    return FifteenReading(board, grid, cells, tuple(numbers))
 
 
 def _span(rects: Iterable[Rect]) -> Rect:
@@ -164,13 +165,21 @@ def _span(rects: Iterable[Rect]) -> Rect:
     return Rect(x0, y0, x1 - x0, y1 - y0)
 
 
-def _validate(grid: Grid, cells: tuple[Rect, ...], numbers: list[ClueNumber | None]) -> Board:
-    """Each of 1..N-1 exactly once; a glyph barely read fails even then."""
+def _validate(grid: Grid, cells: tuple[Rect, ...], numbers: list[ClueNumber | None]
+              ) -> tuple[Board, list[ClueNumber | None]]:
+    """Each of 1..N-1 exactly once; a glyph barely read fails even then.
+
+    When a few numbers clash (two tiles read alike, one out of range) and each
+    doubtful one has a next-best reading that is exactly a number nobody shows,
+    those readings complete the permutation and are taken: the other N-2 tiles
+    vouch for them. Otherwise InputError names the tiles.
+    """
     w, n = grid.width, grid.width * grid.height
 
     def where(i: int) -> str:
         return f"tile at row {i // w + 1} column {i % w + 1}"
 
+    numbers = _complete_permutation(numbers, n)
     seen: dict[int, int] = {}
     for i, num in enumerate(numbers):
         if num is None:
@@ -192,7 +201,51 @@ def _validate(grid: Grid, cells: tuple[Rect, ...], numbers: list[ClueNumber | No
         raise InputError(f"{where(weakest)} reads {num.value} with confidence "
                          f"{num.confidence:.2f} only:\n" + _pictures(num),
                          region=_region(cells[weakest]))
-    return Board(grid.width, grid.height, tuple(0 if v is None else v.value for v in numbers))
+    board = Board(grid.width, grid.height, tuple(0 if v is None else v.value for v in numbers))
+    return board, numbers
+
+
+MAX_CORRECTIONS = 2
+
+
+def _complete_permutation(numbers: list[ClueNumber | None], n: int) -> list[ClueNumber | None]:
+    """The numbers with at most MAX_CORRECTIONS doubtful ones replaced by their alternatives,
+    when that (and only that) makes 1..n-1 each appear once; else unchanged."""
+    values = [None if x is None else x.value for x in numbers]
+    counts: dict[int, list[int]] = {}
+    for i, v in enumerate(values):
+        if v is not None:
+            counts.setdefault(v, []).append(i)
+    missing = set(range(1, n)) - set(counts)
+    doubtful = [i for v, idx in counts.items() if not 1 <= v < n for i in idx]
+    for v, idx in counts.items():
+        if 1 <= v < n and len(idx) > 1:
+            # All but the most confident of the tiles sharing a value are in doubt.
+            ranked = sorted(idx, key=lambda i: numbers[i].confidence)  # type: ignore[union-attr]
+            doubtful += ranked[:-1]
+    if not doubtful or len(doubtful) > MAX_CORRECTIONS or len(doubtful) != len(missing):
+        return numbers
+    out = list(numbers)
+    for i in doubtful:
+        num = numbers[i]
+        assert num is not None
+        alt = next((a for a in num.alternatives if a in missing), None)
+        if alt is None or len(str(alt)) != len(num.digits):
+            return numbers
+        missing.discard(alt)
+        out[i] = _relabelled(num, alt)
+    return out
+
+
+def _relabelled(num: ClueNumber, value: int) -> ClueNumber:
+    """The number read as `value` instead (its digits relabelled, so templates learn them
+    right), with the confidence of the reading it replaces."""
+    digits = tuple(
+        DigitReading(d.glyph, ((int(ch), num.confidence),
+                               *((x, s) for x, s in d.ranked if x != int(ch))), "corrected")
+        for d, ch in zip(num.digits, str(value), strict=True)
+    )
+    return ClueNumber(value, num.confidence, digits, (num.value,))
 
 
 def _pictures(num: ClueNumber) -> str:
