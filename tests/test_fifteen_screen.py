@@ -54,6 +54,9 @@ def tatham_picture(board: Board, tmp_path: Path, tile: int | None = None) -> np.
 @pytest.mark.parametrize("width,height,seed,tile", [
     (3, 3, 1, None), (3, 3, 2, None), (4, 4, 3, None), (4, 4, 4, None), (4, 4, 5, 32),
     (5, 5, 6, None), (6, 6, 7, None), (6, 6, 8, 40), (3, 5, 9, None), (6, 4, 10, 64),
+    # At 80 px, Sans Bold "6" binarised at the first ink threshold reads as "8": the board
+    # does not validate, and the next threshold reads it right.
+    (5, 5, 15, 80), (6, 6, 16, 80), (4, 4, 17, 128),
 ])
 def test_reads_every_tile_of_tathams_fifteen(width: int, height: int, seed: int,
                                              tile: int | None, tmp_path: Path) -> None:

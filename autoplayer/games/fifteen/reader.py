@@ -31,9 +31,12 @@ from autoplayer.vision.image import ascii_picture, dark_ink, luminance, trim
 from autoplayer.vision.numbers import ClueNumber, DigitReading, make_number, read_digit
 from autoplayer.vision.templates import TemplateSet
 
-INK_SHARE = 0.5
-"""A pixel is ink when it departs from its tile's background by this share of the strongest
-departure on the board (antialiasing halves stay out; the glyph's core stays in)."""
+INK_SHARES = (0.5, 0.35, 0.65)
+"""A pixel is ink when it departs from its tile's background by this share of the typical
+tile's strongest departure (antialiasing halves stay out; the glyph's core stays in). A
+board that does not validate is read again at the next share: a glyph's antialiased edge
+that joins or breaks a stroke at one threshold (Sans Bold "6" at 80 px tiles reads as "8")
+does not at another, and each attempt is validated in full."""
 EMPTY_SHARE = 0.35
 """A cell whose strongest departure is below this share of the median tile's holds no number."""
 SPECK = 0.5
@@ -137,7 +140,24 @@ def read_fifteen(image: np.ndarray, templates: TemplateSet | None = None) -> Fif
         where = grid.rect if len(gaps) == 0 else _span(cells[i] for i in gaps)
         raise InputError(f"{what} of the {grid.width}x{grid.height} board look empty; "
                          "a sliding puzzle has exactly one gap", region=_region(where))
-    threshold = INK_SHARE * float(np.median(peaks[~empty]))
+    ink = float(np.median(peaks[~empty]))
+    first: InputError | None = None
+    for share in INK_SHARES:
+        try:
+            numbers = _numbers(grid, cells, strengths, empty, share * ink, templates)
+            board, numbers = _validate(grid, cells, numbers)
+        except InputError as err:
+            first = first or err
+            continue
+        return FifteenReading(board, grid, cells, tuple(numbers))
+    assert first is not None
+    raise first
+
+
+def _numbers(grid: Grid, cells: tuple[Rect, ...],
+             strengths: list[tuple[np.ndarray, int, int]], empty: np.ndarray, threshold: float,
+             templates: TemplateSet | None) -> list[ClueNumber | None]:
+    """Every cell's number at one ink threshold (None for the gap)."""
     per_cell = [
         [] if empty[i] else _merge_stacked(_glyphs(s, threshold, x0, y0))
         for i, (s, x0, y0) in enumerate(strengths)
@@ -154,8 +174,7 @@ def read_fifteen(image: np.ndarray, templates: TemplateSet | None = None) -> Fif
                              f"holds {len(glyphs)} glyphs, not a 1- or 2-digit number",
                              region=_region(cells[i]))
         numbers.append(make_number([read_digit(g, templates) for g in glyphs]))
-    board, numbers = _validate(grid, cells, numbers)
-    return FifteenReading(board, grid, cells, tuple(numbers))
+    return numbers
 
 
 def _span(rects: Iterable[Rect]) -> Rect:
