@@ -70,7 +70,7 @@ def test_reads_every_tile_of_tathams_fifteen(width: int, height: int, seed: int,
     gap = reading.gap_rect
     assert picture[gap.y:gap.bottom, gap.x:gap.right].std() < 1.0
     # Read again with templates learned from the first reading: the same board, surely read.
-    again = read_fifteen(picture, learn_templates(reading))
+    again = read_fifteen(picture, learn_templates(reading), reading.ink_share)
     assert again.board == board
     assert min(n.confidence for n in again.numbers if n is not None) > 0.5
 

@@ -117,7 +117,8 @@ class FifteenGame:
             self._templates = learn_templates(shown)
             return Reading(shown)
         try:
-            return Reading(read_fifteen(frame.pixels, self._templates))
+            return Reading(read_fifteen(frame.pixels, self._templates,
+                                        previous.shown.ink_share))
         except InputError as err:
             return Reading(previous.shown, err)
 

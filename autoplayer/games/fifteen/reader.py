@@ -56,6 +56,9 @@ class FifteenReading:
     """Each cell's interior, row-major (the gap's included)."""
     numbers: tuple[ClueNumber | None, ...]
     """What was read in each cell (None: the gap)."""
+    ink_share: float = INK_SHARES[0]
+    """The ink threshold (see INK_SHARES) this reading validated at: later readings of the
+    same screen start there, and its templates were cut there."""
 
     @property
     def rect(self) -> Rect:
@@ -118,8 +121,12 @@ def _merge_stacked(glyphs: list[Glyph]) -> list[Glyph]:
     return merged
 
 
-def read_fifteen(image: np.ndarray, templates: TemplateSet | None = None) -> FifteenReading:
-    """The board the image shows; InputError (naming the pixel region) when it cannot be trusted."""
+def read_fifteen(image: np.ndarray, templates: TemplateSet | None = None,
+                 ink_share: float | None = None) -> FifteenReading:
+    """The board the image shows; InputError (naming the pixel region) when it cannot be trusted.
+
+    `ink_share`: the threshold to try first (a previous reading's, whose templates are given).
+    """
     grid = find_grid(image, tiles=True)
     try:
         check_size(grid.width, grid.height)
@@ -142,14 +149,16 @@ def read_fifteen(image: np.ndarray, templates: TemplateSet | None = None) -> Fif
                          "a sliding puzzle has exactly one gap", region=_region(where))
     ink = float(np.median(peaks[~empty]))
     first: InputError | None = None
-    for share in INK_SHARES:
+    shares = INK_SHARES if ink_share is None else (ink_share, *(
+        x for x in INK_SHARES if x != ink_share))
+    for share in shares:
         try:
             numbers = _numbers(grid, cells, strengths, empty, share * ink, templates)
             board, numbers = _validate(grid, cells, numbers)
         except InputError as err:
             first = first or err
             continue
-        return FifteenReading(board, grid, cells, tuple(numbers))
+        return FifteenReading(board, grid, cells, tuple(numbers), share)
     assert first is not None
     raise first
 
