@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from autoplayer.errors import InputError, UserError
-from autoplayer.webgame.server import GamePage, GameServer, PageConfig
+from autoplayer.webgame.server import GamePage, GameServer, PageConfig, query_int
 
 MIN_SIDE, MAX_SIDE = 3, 6
 MIN_TILE, MAX_TILE = 40, 120
@@ -58,16 +58,6 @@ def _size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def _int(query: Mapping[str, str], key: str, default: int) -> int:
-    text = query.get(key)
-    if text is None:
-        return default
-    try:
-        return int(text)
-    except ValueError:
-        raise UserError(f"{key}={text!r} is not a whole number") from None
-
-
 def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
     from autoplayer.games.fifteen.model import Board
 
@@ -79,10 +69,10 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
         name = f"{board.width}×{board.height}"
     else:
         width, height = _size(query.get("size", "4x4"))
-        seed = _int(query, "seed", 0)
+        seed = query_int(query, "seed", 0)
         board = seeded_board(width, height, seed)
         name = f"{width}×{height} #{seed}"
-    tile = _int(query, "tile", DEFAULT_TILE)
+    tile = query_int(query, "tile", DEFAULT_TILE)
     if not MIN_TILE <= tile <= MAX_TILE:
         raise UserError(f"tile size {tile} px is outside {MIN_TILE}..{MAX_TILE}")
     config = {"width": board.width, "height": board.height, "cells": list(board.cells),

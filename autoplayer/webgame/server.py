@@ -83,6 +83,17 @@ class GamePage:
     """A puzzle file -> the object `configure` finds under `puzzle=ID` (UserError when bad)."""
 
 
+def query_int(query: Mapping[str, str], key: str, default: int) -> int:
+    """A whole-number URL parameter, for pages' `configure` (UserError: HTTP 400)."""
+    text = query.get(key)
+    if text is None:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise UserError(f"{key}={text!r} is not a whole number") from None
+
+
 GAME_PAGES: tuple[str, ...] = ("autoplayer.webgame.nonogram", "autoplayer.webgame.fifteen")
 """Modules that define `PAGE`, a `GamePage`; another game's page is one more line here."""
 
