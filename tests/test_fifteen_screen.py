@@ -206,6 +206,10 @@ def test_plan_follows_the_path_and_re_solves_off_it(tmp_path: Path) -> None:
                           if path.position(board.move(m)) is None))
     replanned = game.plan(Reading(_with_board(shown, off)), path)
     assert replanned and replanned[0].before == off
+    # ... and the next batch goes on along that detour: the clicks continue where it left off.
+    further = game.plan(Reading(_with_board(shown, replanned[-1].after)), path)
+    assert further[0].before == replanned[-1].after
+    assert play_slides(off, [s.slide for s in replanned + further]) == further[-1].after
     assert game.plan(Reading(_with_board(shown, goal())), path) == []
 
 

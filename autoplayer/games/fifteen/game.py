@@ -28,6 +28,7 @@ from autoplayer.screen.input import Pace
 if TYPE_CHECKING:
     from autoplayer.screen.capture import Frame
     from autoplayer.screen.window import WindowInfo
+    from autoplayer.vision.templates import TemplateSet
 
 SLIDE_SECONDS = 0.13
 """Tatham's Fifteen animates each slide this long (our page as long)."""
@@ -103,7 +104,8 @@ class FifteenGame:
         self.pace = pace
         self.clicks_per_batch = clicks_per_batch
         self.max_batches = REPAIR_BATCHES
-        self._templates = None
+        self._templates: TemplateSet | None = None
+        self._detour: Path | None = None
 
     # -- reading ----------------------------------------------------------
     def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
@@ -165,14 +167,23 @@ class FifteenGame:
         board = reading.shown.board
         if board == solution.goal:
             return []
-        at = solution.position(board)
-        moves = solution.moves[at:] if at is not None else self._solve(board)[0].moves
+        moves = self._remaining(board, solution)
         steps: list[Step] = []
         for slide in batch(board, moves)[:self.clicks_per_batch]:
             after = board.play(slide.direction * slide.count)
             steps.append(Step(slide, board, after))
             board = after
         return steps
+
+    def _remaining(self, board: Board, solution: Path) -> str:
+        """The moves from `board` to the goal: along the solution, or along the last detour
+        (the solution from the last board found off it), or a new detour from here."""
+        for path in (solution, self._detour):
+            at = None if path is None else path.position(board)
+            if path is not None and at is not None:
+                return path.moves[at:]
+        self._detour = self._solve(board)[0]
+        return self._detour.moves
 
     def gestures(self, reading: Reading, moves: Sequence[Step]) -> list[Gesture]:
         """A click on the centre of each slide's far tile (the run slides with it)."""
