@@ -152,6 +152,24 @@ def test_autoplayer_play_window_fifteen(xserver: Xvfb) -> None:
 
 
 @needs_sgt
+def test_dry_run_reads_and_plans_without_a_click(xserver: Xvfb, tmp_path: Any) -> None:
+    overlay = tmp_path / "read.png"
+    with tatham(xserver.display, generate("4x4#17")) as source:
+        first = source.grab()
+        done = run_cli("play", "--window", "Fifteen", "--dry-run", "--profile", "fast",
+                       "--overlay", str(overlay), display=xserver.display)
+        time.sleep(0.3)
+        later = source.grab()
+    assert done.returncode == 0, done.stderr
+    from autoplayer.games.fifteen.game import CLICKS_PER_BATCH
+
+    # The first batch's clicks (a 4x4 shuffle needs more than one batch).
+    assert f"dry run: no input sent; would make {CLICKS_PER_BATCH} gestures" in done.stdout
+    assert np.array_equal(first.pixels, later.pixels)  # not a tile moved, not a move counted
+    assert overlay.stat().st_size > 0
+
+
+@needs_sgt
 def test_an_unsolvable_reading_is_refused_before_any_click(xserver: Xvfb) -> None:
     """A board with two tiles swapped (no sequence of slides solves it): exit 2, one line,
     and the game's move counter never moves."""
