@@ -243,3 +243,33 @@ def test_autoplayer_play_on_the_page(xserver: Xvfb) -> None:
     assert done.returncode == 0, done.stderr
     assert "every cell verified" in done.stdout
     assert state["solved"] is True
+
+
+@needs_chromium
+def test_moving_the_mouse_aborts_with_exit_3_and_no_further_clicks(xserver: Xvfb) -> None:
+    import threading
+
+    with fifteen_page(xserver.display, 4, 26) as (server, session, _source):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "autoplayer", "play", "--window", "Fifteen – 4×4 #26",
+             "--profile", "fast", "--pace", "300"],
+            env={**os.environ, "DISPLAY": xserver.display}, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+
+        def user_moves_mouse() -> None:
+            server.wait_for(session, lambda s, _: bool(s and s["events"] >= 3), 120)
+            subprocess.run(["xdotool", "mousemove", "5", "5"], check=True,
+                           env={**os.environ, "DISPLAY": xserver.display})
+
+        mover = threading.Thread(target=user_moves_mouse)
+        mover.start()
+        out, err = proc.communicate(timeout=180)
+        mover.join()
+        time.sleep(0.5)
+        at_exit = server.state(session)["events"]
+        time.sleep(1.0)
+        later = server.state(session)
+    assert proc.returncode == 3, (out, err)
+    assert "aborted: the mouse moved" in err and len(err.strip().splitlines()) == 1
+    assert 3 <= at_exit == later["events"]
+    assert later["solved"] is False
