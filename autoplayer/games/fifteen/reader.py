@@ -9,9 +9,11 @@ the scanline state machines, plus templates learned from the first verified
 reading of the same screen, each a check on the other.
 
 A reading is verified before anyone acts on it: the numbers must be 1..N-1,
-each exactly once, with exactly one gap, and no glyph may be unreadable.
-Otherwise `InputError` names the tile's pixel region (a tile caught in the
-middle of its slide animation fails this way too).
+each exactly once, with exactly one gap, and no glyph may be unreadable. A
+board that fails is read again at other ink thresholds; a clash of one or two
+tiles is settled only when their next-best readings are exactly the missing
+numbers. Otherwise `InputError` names the tiles' pixel region (a tile caught
+in the middle of its slide animation fails this way too).
 """
 
 from __future__ import annotations
