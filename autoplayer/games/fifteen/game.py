@@ -252,5 +252,8 @@ def make_game(*, templates: str | None = None, profile: str | None = None,
               window: WindowInfo | None = None) -> FifteenGame:
     """The play command's factory. `profile` picks the solver ('optimal' or 'fast');
     Tatham's Fifteen and the bundled page take clicks alike, so the window does not matter."""
-    del templates, window  # digit templates are learned from the live screen
+    del window
+    if templates is not None:
+        raise UserError("--templates is for nonograms: fifteen learns its digit templates "
+                        "from the screen it plays")
     return FifteenGame(solver=profile)
