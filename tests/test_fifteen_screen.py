@@ -245,3 +245,91 @@ def test_the_window_names_the_game() -> None:
     assert game_for(None, tatham) == game_for(None, page) == "fifteen"
     assert game_for(None, pattern) == game_for(None, None) == "nonogram"
     assert game_for("nonogram", tatham) == "nonogram"
+
+
+# --- the whole loop against a simulated Tatham's Fifteen ------------------------------------
+class SimulatedFifteen:
+    """Tatham's own pictures of a board the test keeps (`sgt-fifteen --screenshot`), and a
+    driver whose clicks slide runs as the game does; `lose` drops those clicks (by number)."""
+
+    def __init__(self, board: Board, tmp_path: Path, lose: set[int]) -> None:
+        from autoplayer.games.fifteen.reader import read_fifteen
+
+        self.board, self.tmp_path, self.lose = board, tmp_path, lose
+        self.cells = read_fifteen(tatham_picture(board, tmp_path)).cells
+        self.clicks = 0
+        self.events = 0
+        self.bounds = None
+
+    # FrameSource
+    def grab(self):
+        from autoplayer.screen.capture import Frame
+
+        return Frame(tatham_picture(self.board, self.tmp_path))
+
+    def moved(self, frame) -> bool:
+        return False
+
+    def close(self) -> None:
+        pass
+
+    # input driver
+    def start(self) -> SimulatedFifteen:
+        return self
+
+    def stop(self) -> None:
+        pass
+
+    def perform(self, gestures) -> None:
+        for g in gestures:
+            assert isinstance(g, Click) and self.bounds.contains(g.x, g.y)
+            self.clicks += 1
+            self.events += 2
+            if self.clicks in self.lose:
+                continue
+            cell = next(i for i, r in enumerate(self.cells) if r.contains(g.x, g.y))
+            self.board = _tatham_click(self.board, cell)
+
+
+def _tatham_click(board: Board, cell: int) -> Board:
+    """A click on `cell`: the run between it and the gap slides, if they share a line."""
+    w = board.width
+    gap = board.gap
+    if cell == gap or (cell // w != gap // w and cell % w != gap % w):
+        return board
+    step = (1 if cell > gap else -1) * (1 if cell // w == gap // w else w)
+    cells = list(board.cells)
+    at = gap
+    while at != cell:
+        cells[at] = cells[at + step]
+        at += step
+    cells[cell] = 0
+    return Board(board.width, board.height, tuple(cells))
+
+
+@needs_sgt
+@pytest.mark.parametrize("lose", [set(), {2, 9}])
+def test_the_loop_solves_and_recovers_from_lost_clicks(tmp_path: Path, lose: set[int]) -> None:
+    from autoplayer.games.fifteen.game import FifteenGame
+    from autoplayer.games.fifteen.human import solve_fast
+    from autoplayer.games.fifteen.planner import batch
+    from autoplayer.play import play
+
+    start = random_board(3, 3, 31)
+    planned = len(batch(start, solve_fast(start)))
+    game_ = SimulatedFifteen(start, tmp_path, lose)
+
+    def factory(bounds, pace, deadline):
+        game_.bounds = bounds
+        return game_
+
+    report = play(FifteenGame(solver="fast"), game_, driver_factory=factory)
+    assert game_.board.is_solved()
+    assert report.check is not None and report.check.wrong == 0
+    assert report.gestures == game_.clicks
+    if lose:
+        # The lost clicks left the board off the path: it was solved again from what the
+        # screen showed, which took more clicks than the plan had.
+        assert report.gestures > planned
+    else:
+        assert report.gestures == planned
