@@ -134,7 +134,6 @@ def play(
     pace: Pace | None = None,
     driver_factory: DriverFactory = default_driver,
     started: float | None = None,
-    on_first_input: Callable[[], None] | None = None,
 ) -> Report:
     """Plays one game to its end (or reads it, in a dry run) and reports what happened.
 
@@ -149,6 +148,55 @@ def play(
         if deadline_perf is not None and time.perf_counter() > deadline_perf:
             raise Aborted("aborted: the time budget ran out")
 
+    # The input driver (pynput's import and its listeners) starts while the game is
+    # read and solved; a dry run never makes one.
+    early = None if dry_run else _EarlyDriver(driver_factory, pace, deadline_perf)
+    try:
+        return _play(game, source, report, started, early, dry_run=dry_run, overlay=overlay,
+                     over_budget=over_budget)
+    finally:
+        if early is not None:
+            early.close(report)
+
+
+class _EarlyDriver:
+    """The input driver, made and started on a thread as soon as play begins."""
+
+    def __init__(self, factory: DriverFactory, pace: Pace, deadline_perf: float | None) -> None:
+        import threading
+
+        self.driver: Any = None
+        self.error: BaseException | None = None
+        deadline = None
+        if deadline_perf is not None:
+            deadline = time.monotonic() + (deadline_perf - time.perf_counter())
+
+        def make() -> None:
+            try:
+                self.driver = factory(Rect(0, 0, 0, 0), pace, deadline).start()
+            except BaseException as err:  # handed to the loop at its first input
+                self.error = err
+
+        self.thread = threading.Thread(target=make, name="input-driver", daemon=True)
+        self.thread.start()
+
+    def get(self, bounds: Rect) -> Any:
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        self.driver.bounds = bounds
+        return self.driver
+
+    def close(self, report: Report) -> None:
+        self.thread.join()
+        if self.driver is not None:
+            report.events = self.driver.events
+            self.driver.stop()
+
+
+def _play(game: Game[Any, Any, Any], source: FrameSource, report: Report, started: float,
+          early: _EarlyDriver | None, *, dry_run: bool, overlay: Path | None,
+          over_budget: Callable[[], None]) -> Report:
     with _stage(report, "capture"):
         frame = source.grab()
     with _stage(report, "read"):
@@ -178,49 +226,37 @@ def play(
     report.units, report.right_at_start = first.total, first.total - first.wrong
     report.check = first
 
-    driver = None
-    try:
-        for _ in range(game.max_batches):
-            over_budget()
-            with _stage(report, "plan"):
-                moves = game.plan(reading, solution)
-                gestures = game.gestures(reading, moves)
-            if not moves:
-                break
-            if source.moved(frame):
-                # The window moved since it was read: read it where it is now.
-                with _stage(report, "capture"):
-                    frame = source.grab()
-                with _stage(report, "read"):
-                    reading = game.read(frame, reading)
-                continue
-            bounds = frame.rect_to_screen(game.board(reading))
-            on_screen = [to_screen(g, frame.origin, frame.scale) for g in gestures]
-            with _stage(report, "input"):
-                if driver is None:
-                    deadline = None
-                    if deadline_perf is not None:
-                        deadline = time.monotonic() + (deadline_perf - time.perf_counter())
-                    driver = driver_factory(bounds, pace, deadline).start()
-                driver.bounds = bounds
-                if report.first_input is None:
-                    report.first_input = time.perf_counter() - started
-                    report.first_input_epoch = time.time()
-                    if on_first_input is not None:
-                        on_first_input()
-                driver.perform(on_screen)
-            report.batches += 1
-            report.gestures += len(on_screen)
-            report.units_changed += game.units(moves)
-            frame, reading = _verify(game, source, frame, reading, solution, report,
-                                     fixed=game.fixes(moves))
-            report.wrong_after.append(report.check.wrong)
-            if report.check.wrong == 0 and report.check.complete is not False:
-                break
-    finally:
-        if driver is not None:
-            report.events = driver.events
-            driver.stop()
+    assert early is not None
+    for _ in range(game.max_batches):
+        over_budget()
+        with _stage(report, "plan"):
+            moves = game.plan(reading, solution)
+            gestures = game.gestures(reading, moves)
+        if not moves:
+            break
+        if source.moved(frame):
+            # The window moved since it was read: read it where it is now.
+            with _stage(report, "capture"):
+                frame = source.grab()
+            with _stage(report, "read"):
+                reading = game.read(frame, reading)
+            continue
+        bounds = frame.rect_to_screen(game.board(reading))
+        on_screen = [to_screen(g, frame.origin, frame.scale) for g in gestures]
+        with _stage(report, "input"):
+            driver = early.get(bounds)
+            if report.first_input is None:
+                report.first_input = time.perf_counter() - started
+                report.first_input_epoch = time.time()
+            driver.perform(on_screen)
+        report.batches += 1
+        report.gestures += len(on_screen)
+        report.units_changed += game.units(moves)
+        frame, reading = _verify(game, source, frame, reading, solution, report,
+                                 fixed=game.fixes(moves))
+        report.wrong_after.append(report.check.wrong)
+        if report.check.wrong == 0 and report.check.complete is not False:
+            break
     report.total = time.perf_counter() - started
     check = report.check
     if check is not None and check.wrong:

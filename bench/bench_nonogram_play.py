@@ -86,17 +86,18 @@ def main() -> None:
     solved = sum(r["page_solved"] for r in runs)
     lost = ""
     if solved < len(runs):
-        lost = (f" In {len(runs) - solved} run(s) the page's last state report never reached "
-                "its server although the bot verified every cell on screen (the page posts "
-                "with `keepalive`, whose quota a burst of input exhausts).")
+        lost = (f" In {len(runs) - solved} run(s) the page did not report itself solved "
+                "although the bot had verified every cell on screen (a cell misread after "
+                "input; see the screen branch's report).")
     text = (
         f"`autoplayer play --window '#SEED' --json` on the bundled game, {SIZE}×{SIZE}, skin "
         f"`{SKIN}` (read untrained), Chromium app window on a private Xvfb 1280×1024, seeds "
         f"{', '.join(map(str, SEEDS))}; medians of {len(runs)} runs. The page itself judged "
         f"{solved}/{len(runs)} solved.{lost} Read = finding the board and reading every clue "
         "and cell; "
-        "verify = re-reading the cells after input until the board shows the solution; input "
-        "includes starting pynput's listeners. Load average at start "
+        "verify = re-reading the cells after input until the board shows the solution (the page "
+        "draws a burst of input late); the input driver starts on a thread while the board is "
+        "read. Load average at start "
         f"{load:.1f} on 2 cores shared with other work.\n\n" + "\n".join(rows)
     )
     write_section("nonogram-play", text)

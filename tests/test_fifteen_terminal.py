@@ -39,9 +39,12 @@ class Terminal:
         return subprocess.run(["tmux", "-S", str(self.socket), *args], capture_output=True,
                               text=True, check=True).stdout
 
-    def start(self, *argv: str) -> None:
+    def start(self, *argv: str, env: str = "") -> None:
         # The shell reports the exit status and keeps the pane (and its last lines) open.
-        command = " ".join([sys.executable, "-m", "autoplayer", "fifteen", "play", *argv])
+        command = " ".join(
+            [*(["env", env] if env else []), sys.executable, "-m", "autoplayer", "fifteen",
+             "play", *argv]
+        )
         self.tmux("-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "-c",
                   str(REPO), f"{command}; echo '[exit '$?']'; sleep 60")
 
@@ -70,9 +73,10 @@ def term(tmp_path: Path) -> Iterator[Terminal]:
 
 def board_on(screen: str, width: int, height: int) -> Board:
     """The board drawn on the screen: the rows between │ bars, blanks as the gap."""
-    rows = [line for line in screen.splitlines() if line.startswith("│")]
+    bar = "│" if "│" in screen else "|"  # box drawing, or the ASCII frame
+    rows = [line for line in screen.splitlines() if line.startswith(bar)]
     assert len(rows) == height, screen
-    cells = [int(f) if f.strip() else 0 for row in rows for f in row.strip("│").split("│")]
+    cells = [int(f) if f.strip() else 0 for row in rows for f in row.strip(bar).split(bar)]
     assert len(cells) == width * height, screen
     return Board(width, height, tuple(cells))
 
@@ -160,3 +164,13 @@ def test_hint_on_a_size_without_tables_uses_the_human_style_solution(term):
     term.keys("h")
     assert re.search(r"hint: slide \d+ \w+ \(\d+ moves to go, human-style\)",
                      term.wait_for("hint:"))
+
+
+def test_an_ascii_terminal_gets_the_ascii_frame(term):
+    term.start("--id", "5", "--size", "3x3",
+               env="LC_ALL=C PYTHONCOERCECLOCALE=0 PYTHONUTF8=0")
+    text = term.wait_for("game ID 5")
+    assert ",----+----+----." in text and "┌" not in text
+    assert board_on(text, 3, 3) == board_from_id(5, 3, 3)
+    term.keys("Left")
+    assert board_on(term.wait_for("moves: 1"), 3, 3) == board_from_id(5, 3, 3).move("L")

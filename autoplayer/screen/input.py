@@ -44,6 +44,8 @@ class Pace:
     """Pause between arriving on a point and pressing there."""
     hold: float = 0.0
     """How long a click holds the button down."""
+    release: float | None = None
+    """Pause between a drag's last motion and its release (None: the motion pause)."""
 
     def slower(self, ms: float) -> Pace:
         """At least `ms` milliseconds after every gesture (the --pace option)."""
@@ -88,6 +90,7 @@ class InputDriver:
         self._ours: set[tuple[int, int]] = set()
         self._ours_lock = threading.Lock()
         self._left_at: tuple[int, int] | None = None
+        self._armed = False
         self._listeners: list[Any] = []
         self._mouse: Any = None
         self._keyboard: Any = None
@@ -113,8 +116,18 @@ class InputDriver:
                 listener.start()
                 listener.wait()
                 self._listeners.append(listener)
-        self._left_at = self._position()
+        self._armed = False
         return self
+
+    def arm(self) -> None:
+        """From now on any pointer movement the bot did not make aborts.
+
+        Separate from `start` so the listeners can start while the game is still
+        being read (the user may still be letting go of the mouse then); `perform`
+        arms the driver itself if nobody did.
+        """
+        self._left_at = self._position()
+        self._armed = True
 
     def stop(self) -> None:
         for listener in self._listeners:
@@ -167,7 +180,7 @@ class InputDriver:
             self._abort.set()
 
     def _on_move(self, x: int, y: int, injected: bool = False) -> None:
-        if injected:
+        if injected or not self._armed:
             return
         with self._ours_lock:
             if (x, y) in self._ours:
@@ -175,7 +188,7 @@ class InputDriver:
         self.abort(f"the mouse moved to ({x}, {y}) without the bot")
 
     def _on_scroll(self, x: int, y: int, dx: int, dy: int, injected: bool = False) -> None:
-        if not injected:
+        if not injected and self._armed:
             self.abort("the mouse wheel turned")
 
     def _on_key(self, key: Any, injected: bool = False) -> None:
@@ -231,6 +244,8 @@ class InputDriver:
         """Every gesture in order; checks the whole batch against the board first."""
         if self._mouse is None:
             raise RuntimeError("InputDriver.perform before start()")
+        if not self._armed:
+            self.arm()
         check_inside(gestures, self.bounds)
         for g in gestures:
             self._check_pointer()
@@ -267,7 +282,7 @@ class InputDriver:
                 self._wait(self.pace.motion)
                 self._check_pointer()
                 self._move(x, y)
-            self._wait(self.pace.motion)
+            self._wait(self.pace.motion if self.pace.release is None else self.pace.release)
         finally:
             # Never leave a button down, even when aborting mid-drag.
             self._mouse.release(button)

@@ -110,7 +110,7 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
     dark = dark_ink(near) if near.size else True
     col_strength = ink_strength(_crop(lum, col_region), (1, long), dark) if col_region.h else None
     row_strength = ink_strength(_crop(lum, row_region), (long, 1), dark) if row_region.w else None
-    peaks = [np.percentile(s, 99.9) for s in (col_strength, row_strength)
+    peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_strength, row_strength)
              if s is not None and s.size]
     peak = max(peaks) if peaks else 0.0
     band_threshold = max(BAND_CONTRAST * peak, 8.0)
@@ -253,24 +253,27 @@ def _blobs_across(ink: np.ndarray, x_off: int, y_off: int) -> list[Blob]:
 
 
 def _drop_rules(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
-    """Remove box borders and separators: thin components as long as the strip is wide."""
+    """Remove box borders, separators and the board's frame: thin lines across the whole
+    strip, and anything longer along the strip than three cells."""
     across_axis = 0 if kind == "row" else 1
     across = ink.shape[across_axis]
-    along_extent = max((b - a for a, b in runs(ink.any(axis=across_axis))), default=0)
-    if ink.sum(axis=across_axis).max(initial=0) < 0.9 * across and along_extent <= 3 * pitch:
-        return ink  # nothing line-like can be here: skip the labelling
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
-    if n <= 1:
-        return ink
     thin = max(2, int(pitch * 0.12))
-    bad = []
-    for i in range(1, n):
-        w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        if (min(w, h) <= thin and max(w, h) >= 0.9 * across) or max(w, h) > 3 * pitch:
-            bad.append(i)
-    if not bad:
+    full = ink.sum(axis=across_axis) >= across
+    if full.any():
+        ink = ink.copy()
+        for a, b in runs(full):
+            if b - a <= thin:
+                if kind == "row":
+                    ink[:, a:b] = False
+                else:
+                    ink[a:b, :] = False
+    along_extent = max((b - a for a, b in runs(ink.any(axis=across_axis))), default=0)
+    if along_extent <= 3 * pitch:
         return ink
-    return ink & ~np.isin(labels, bad)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    bad = [i for i in range(1, n)
+           if max(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]) > 3 * pitch]
+    return ink & ~np.isin(labels, bad) if bad else ink
 
 
 def _drop_specks(groups: list[tuple[Blob, ...]]) -> list[tuple[Blob, ...]]:

@@ -75,7 +75,7 @@ def _solution(session: Session, redraw: Callable[[], None]) -> None:
     from autoplayer.games.fifteen.partitions import has_tables
 
     if has_tables(board.width, board.height):
-        session.message = "thinking… (finding an optimal solution)"
+        session.message = "thinking... (finding an optimal solution)"
         redraw()
         from autoplayer.games.fifteen.optimal import solve_optimal
 
@@ -98,7 +98,7 @@ def _draw(screen: curses.window, session: Session) -> None:
     screen.erase()
     b = session.board
     lines = [
-        f"autoplayer fifteen — {b.width}x{b.height}, game ID {session.board_id}",
+        f"autoplayer fifteen: {b.width}x{b.height}, game ID {session.board_id}",
         "",
         *box_lines(b, session.box),
         "",

@@ -49,7 +49,9 @@ PROFILES: dict[str, tuple[Profile, Pace]] = {
     # Without 10 ms around a drag's motion, Chromium under load applied some drags wrongly
     # (bench nonogram-play: 2 of 5 20x20 runs needed repairs; with it, none).
     "web": (WEB, Pace(gesture=0.0, motion=0.01, click=0.0)),
-    # GTK drops a motion within ~30 ms of the previous one (see the research notes, §4).
+    # GTK asks for motion hints: it drops a motion within ~30 ms of the previous one
+    # (see the research notes, §4), so a drag waits before its motion and before its
+    # release (releasing at once lost some drags under load); clicks need no pause.
     "pattern": (TATHAM_PATTERN, Pace(gesture=0.0, motion=0.035, click=0.0)),
 }
 
