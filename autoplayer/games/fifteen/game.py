@@ -137,7 +137,7 @@ class FifteenGame:
         path, note = self._solve(board)
         clicks = len(batch(board, path.moves))
         self.max_batches = -(-clicks // self.clicks_per_batch) + REPAIR_BATCHES
-        return Solved(path, note)
+        return Solved(path, f"{note} in {clicks} clicks, {self.clicks_per_batch} a batch")
 
     def _solve(self, board: Board) -> tuple[Path, str]:
         method = self.solver or ("optimal" if optimal_ready(board.width, board.height)
