@@ -333,3 +333,19 @@ def test_the_loop_solves_and_recovers_from_lost_clicks(tmp_path: Path, lose: set
         assert report.gestures > planned
     else:
         assert report.gestures == planned
+
+
+def test_the_servers_index_links_a_playable_fifteen_page() -> None:
+    import re
+    import urllib.request
+
+    from autoplayer.webgame.server import GameServer
+
+    with GameServer() as s:
+        index = urllib.request.urlopen(s.base_url + "/", timeout=10).read().decode()
+        link = re.search(r'href="(/fifteen\?[^"]+)"', index)
+        assert link is not None
+        page = urllib.request.urlopen(s.base_url + link[1].replace("&amp;", "&"), timeout=10)
+        body = page.read().decode()
+    assert page.status == 200 and "<title>Fifteen – 4×4 #1</title>" in body
+    assert "/static/fifteen/game.js" in body

@@ -94,4 +94,4 @@ def load(path: str | Path) -> Any:
         raise err.at(path) from None
 
 
-PAGE = GamePage("fifteen", "fifteen/index.html", configure, load)
+PAGE = GamePage("fifteen", "fifteen/index.html", configure, load, example="size=4x4&seed=1")

@@ -81,6 +81,8 @@ class GamePage:
     """Query parameters -> the page's config; raises UserError for a bad parameter (HTTP 400)."""
     load: Callable[[str | Path], Any]
     """A puzzle file -> the object `configure` finds under `puzzle=ID` (UserError when bad)."""
+    example: str = "size=10x10&seed=1"
+    """The query of the index page's link to this game."""
 
 
 def query_int(query: Mapping[str, str], key: str, default: int) -> int:
@@ -283,7 +285,8 @@ class GameServer:
 
     def _index(self) -> bytes:
         links = "".join(
-            f'<li><a href="/{name}?size=10x10&amp;seed=1">{name}</a></li>' for name in self.pages
+            f'<li><a href="/{name}?{html.escape(page.example)}">{name}</a></li>'
+            for name, page in self.pages.items()
         )
         return (
             "<!doctype html><meta charset=utf-8><title>autoplayer games</title>"
