@@ -23,6 +23,8 @@ step by far less, grid lines by far more."""
 MIN_CELL = 7
 MAX_CELL = 160
 MIN_SIDE = 3
+MIN_TILE_SIDE = 2
+"""Sliding puzzles come as small as 2×2 (three tiles and the gap)."""
 
 
 @dataclass(frozen=True)
@@ -185,7 +187,8 @@ def find_grid(image: np.ndarray, *, tiles: bool = False) -> Grid:
     """
     h_img, w_img = image.shape[:2]
     boxes = _square_patches(image, content=tiles)
-    least = MIN_SIDE * MIN_SIDE - (1 if tiles else 0)
+    side = MIN_TILE_SIDE if tiles else MIN_SIDE
+    least = side * side - (1 if tiles else 0)
     if len(boxes) < least:
         raise InputError("no grid of square cells found", region=(0, 0, w_img, h_img))
     sides = np.maximum(boxes[:, 2], boxes[:, 3])
@@ -201,7 +204,7 @@ def find_grid(image: np.ndarray, *, tiles: bool = False) -> Grid:
         if len(sel) < least:
             break  # every later size is rarer still
         tried.append(int(size))
-        grid = _lattice(sel, float(size), image, clue_boxes=not tiles)
+        grid = _lattice(sel, float(size), image, clue_boxes=not tiles, min_side=side)
         if grid is None:
             continue
         score = grid.width * grid.height
@@ -212,13 +215,13 @@ def find_grid(image: np.ndarray, *, tiles: bool = False) -> Grid:
     return best
 
 
-def _lattice(sel: np.ndarray, size: float, image: np.ndarray, clue_boxes: bool = True
-             ) -> Grid | None:
+def _lattice(sel: np.ndarray, size: float, image: np.ndarray, clue_boxes: bool = True,
+             min_side: int = MIN_SIDE) -> Grid | None:
     x, y, w, h = sel.T
     tol = size * 0.5
     cols = _regular_run(_cluster_positions(x, x + w, tol), size)
     rows = _regular_run(_cluster_positions(y, y + h, tol), size)
-    if len(cols) < MIN_SIDE or len(rows) < MIN_SIDE:
+    if len(cols) < min_side or len(rows) < min_side:
         return None
     # Keep only patches inside the lattice block; demand most of its cells be seen.
     x0, x1 = cols[0][0] - tol, cols[-1][1] + tol
