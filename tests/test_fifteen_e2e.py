@@ -110,7 +110,7 @@ def settled_reading(source: Any, game: Any) -> Any:
 
 
 @needs_sgt
-@pytest.mark.parametrize("params", ["3x3#11", "3x3#12", "4x4#13", "4x4#14"])
+@pytest.mark.parametrize("params", ["3x3#11", "3x3#12", "4x4#13", "4x4#14", "2x3#18"])
 def test_plays_tathams_fifteen_to_completed(xserver: Xvfb, params: str) -> None:
     from autoplayer.games.fifteen.game import FifteenGame
     from autoplayer.play import play

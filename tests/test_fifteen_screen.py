@@ -57,6 +57,7 @@ def tatham_picture(board: Board, tmp_path: Path, tile: int | None = None) -> np.
     # At 80 px, Sans Bold "6" binarised at the first ink threshold reads as "8": the board
     # does not validate, and the next threshold reads it right.
     (5, 5, 15, 80), (6, 6, 16, 80), (4, 4, 17, 128),
+    (2, 2, 18, None), (2, 5, 19, None), (5, 2, 20, None),
 ])
 def test_reads_every_tile_of_tathams_fifteen(width: int, height: int, seed: int,
                                              tile: int | None, tmp_path: Path) -> None:
