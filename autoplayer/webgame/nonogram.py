@@ -14,7 +14,14 @@ from typing import Any
 
 from autoplayer.errors import UserError
 from autoplayer.webgame.puzzles import parse_grid_param, parse_size, puzzle_json, seeded_puzzle
-from autoplayer.webgame.server import STATIC, GamePage, GameServer, PageConfig, query_int
+from autoplayer.webgame.server import (
+    STATIC,
+    GamePage,
+    GameServer,
+    PageConfig,
+    query_cell,
+    query_int,
+)
 
 THEMES = ("light", "dark")
 MIN_CELL, MAX_CELL = 12, 40
@@ -65,20 +72,9 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
     if "grid" in query:
         config["initial"] = parse_grid_param(query["grid"], puzzle.width, puzzle.height)
     if "hover" in query:
-        config["hover"] = _cell(query["hover"], puzzle.width, puzzle.height)
+        config["hover"] = list(query_cell(query, "hover", puzzle.width, puzzle.height))
     name = puzzle.title or f"{puzzle.width}×{puzzle.height}"
     return PageConfig(config, puzzle, f"Nonogram – {name}")
-
-
-def _cell(text: str, width: int, height: int) -> list[int]:
-    """'R,C' (0-based row and column) inside the board."""
-    row, sep, col = text.partition(",")
-    if not sep or not row.strip().isdigit() or not col.strip().isdigit():
-        raise UserError(f"hover={text!r} is not ROW,COLUMN (0-based)")
-    r, c = int(row), int(col)
-    if not (r < height and c < width):
-        raise UserError(f"hover cell {r},{c} is outside the {width}x{height} board")
-    return [r, c]
 
 
 def load(path: str | Path) -> Any:

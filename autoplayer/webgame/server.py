@@ -96,6 +96,18 @@ def query_int(query: Mapping[str, str], key: str, default: int) -> int:
         raise UserError(f"{key}={text!r} is not a whole number") from None
 
 
+def query_cell(query: Mapping[str, str], key: str, width: int, height: int) -> tuple[int, int]:
+    """A URL parameter 'R,C' (0-based row and column) naming a cell of a width×height board."""
+    text = query[key]
+    row, sep, col = text.partition(",")
+    if not sep or not row.strip().isdigit() or not col.strip().isdigit():
+        raise UserError(f"{key}={text!r} is not ROW,COLUMN (0-based)")
+    r, c = int(row), int(col)
+    if not (r < height and c < width):
+        raise UserError(f"{key} cell {r},{c} is outside the {width}x{height} board")
+    return r, c
+
+
 GAME_PAGES: tuple[str, ...] = ("autoplayer.webgame.nonogram", "autoplayer.webgame.fifteen")
 """Modules that define `PAGE`, a `GamePage`; another game's page is one more line here."""
 
