@@ -350,3 +350,26 @@ def test_the_servers_index_links_a_playable_fifteen_page() -> None:
         body = page.read().decode()
     assert page.status == 200 and "<title>Fifteen – 4×4 #1</title>" in body
     assert "/static/fifteen/game.js" in body
+
+
+@needs_chromium
+@pytest.mark.parametrize("size,seed", [(4, 41), (5, 42)])
+def test_a_lit_tile_under_the_pointer_reads_the_same(server, size: int, seed: int) -> None:
+    """The page lights the movable tile under the pointer (as sites do): still read exactly."""
+    from autoplayer.games.fifteen.reader import read_fifteen
+    from autoplayer.webgame.browser import headless_screenshot
+    from autoplayer.webgame.fifteen import seeded_board
+
+    board = seeded_board(size, size, seed)
+    gap_r, gap_c = divmod(board.gap, size)
+    lit = (gap_r, (gap_c + 1) % size if gap_c + 1 < size else gap_c - 1)
+    plain = headless_screenshot(
+        server.url(game="fifteen", size=(size, size), seed=seed, session=f"p{seed}"), 800, 700)
+    shown = headless_screenshot(
+        server.url(game="fifteen", size=(size, size), seed=seed, session=f"h{seed}",
+                   hover=lit), 800, 700)
+    reading = read_fifteen(shown)
+    assert reading.board == board
+    cell = reading.cells[lit[0] * size + lit[1]]
+    assert not np.array_equal(plain[cell.y:cell.bottom, cell.x:cell.right],
+                              shown[cell.y:cell.bottom, cell.x:cell.right])  # it is lit

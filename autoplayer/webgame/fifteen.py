@@ -2,8 +2,9 @@
 
 `/fifteen?size=WxH&seed=N` (3x3..6x6; default 4x4) shows a seeded, solvable
 shuffle; `puzzle=ID` a registered board (a `Board`, or a file holding a Tatham
-game ID such as `4x4:4,6,5,12,...`). `tile=PX` sets the tile size. The page
-reports its cells, a solved flag and the clicks it took, as the nonogram page does.
+game ID such as `4x4:4,6,5,12,...`). `tile=PX` sets the tile size; `hover=R,C`
+draws that tile lit as if the pointer were on it. The page reports its cells, a
+solved flag and the clicks it took, as the nonogram page does.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from autoplayer.errors import InputError, UserError
-from autoplayer.webgame.server import GamePage, GameServer, PageConfig, query_int
+from autoplayer.webgame.server import GamePage, GameServer, PageConfig, query_cell, query_int
 
 MIN_SIDE, MAX_SIDE = 3, 6
 MIN_TILE, MAX_TILE = 40, 120
@@ -77,6 +78,9 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
         raise UserError(f"tile size {tile} px is outside {MIN_TILE}..{MAX_TILE}")
     config = {"width": board.width, "height": board.height, "cells": list(board.cells),
               "tile": tile}
+    if "hover" in query:
+        r, c = query_cell(query, "hover", board.width, board.height)
+        config["hover"] = r * board.width + c
     return PageConfig(config, board, f"Fifteen – {name}")
 
 

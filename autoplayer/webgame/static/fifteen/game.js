@@ -9,12 +9,17 @@
   const pitch = cfg.tile;
   const SLIDE_MS = 130;
   const load = Math.random().toString(36).slice(2, 10);
-  const COLOURS = { board: "#7a5c3e", tile: "#f0dcb4", edge: "#c9ad80", text: "#3b2a1a" };
+  const COLOURS = {
+    board: "#7a5c3e", tile: "#f0dcb4", hover: "#f9ebcf", edge: "#c9ad80", text: "#3b2a1a",
+  };
 
   const start = cfg.cells.slice();
   let cells = start.slice();
   let events = 0, slides = 0, seq = 0, solved = false;
   let anim = null; // {moved: [{tile, from, to}], t0}
+  // The cell under the pointer, lit when a click there would slide something (`hover` in
+  // the config draws one lit before the pointer moves, for headless pictures).
+  let hover = Number.isInteger(cfg.hover) ? cfg.hover : -1;
 
   const canvas = document.getElementById("board");
   const ctx = canvas.getContext("2d");
@@ -37,10 +42,10 @@
     ctx.arcTo(x, y, x + w, y, r);
     ctx.closePath();
   }
-  function drawTile(tile, x, y) {
+  function drawTile(tile, x, y, lit) {
     const inset = 3, size = pitch - 2 * inset;
     roundRect(x + inset, y + inset, size, size, 6);
-    ctx.fillStyle = COLOURS.tile;
+    ctx.fillStyle = lit ? COLOURS.hover : COLOURS.tile;
     ctx.fill();
     ctx.lineWidth = 2;
     ctx.strokeStyle = COLOURS.edge;
@@ -71,7 +76,7 @@
         drawTile(tile, x0 + (x1 - x0) * f, y0 + (y1 - y0) * f);
       } else {
         const [x, y] = cellXY(cell);
-        drawTile(tile, x, y);
+        drawTile(tile, x, y, cell === hover && movable(cell));
       }
     });
     if (anim && f >= 1) anim = null;
@@ -82,6 +87,10 @@
   function isSolved() {
     for (let i = 0; i < N - 1; i++) if (cells[i] !== i + 1) return false;
     return cells[N - 1] === 0;
+  }
+  function movable(cell) {
+    const gap = cells.indexOf(0);
+    return cell !== gap && (Math.floor(cell / W) === Math.floor(gap / W) || cell % W === gap % W);
   }
   // Clicking a tile in the gap's row or column slides it and every tile between it and
   // the gap one cell towards the gap. Returns the tiles that moved.
@@ -151,6 +160,13 @@
     changed();
     requestAnimationFrame(draw);
   });
+  canvas.addEventListener("mousemove", (ev) => {
+    const r = canvas.getBoundingClientRect();
+    const c = Math.floor((ev.clientX - r.left) / pitch), row = Math.floor((ev.clientY - r.top) / pitch);
+    const over = c >= 0 && c < W && row >= 0 && row < H ? row * W + c : -1;
+    if (over !== hover) { hover = over; if (!anim) draw(performance.now()); }
+  });
+  canvas.addEventListener("mouseleave", () => { hover = -1; if (!anim) draw(performance.now()); });
   canvas.addEventListener("contextmenu", (ev) => ev.preventDefault());
   document.getElementById("restart").addEventListener("click", () => {
     cells = start.slice();
