@@ -21,6 +21,7 @@ from autoplayer.errors import UserError
 
 GAMES: dict[str, str] = {
     "nonogram": "autoplayer.games.nonogram.game:make_game",
+    "fifteen": "autoplayer.games.fifteen.game:make_game",
 }
 """Game name -> 'module:factory'; a factory takes the keyword options of `make_game`."""
 
@@ -47,10 +48,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--exact", action="store_true", help="--window TITLE must match exactly")
     play.add_argument("--window-class", metavar="CLASS",
                       help="the window whose WM_CLASS is CLASS (with or without --window)")
-    play.add_argument("--game", choices=sorted(GAMES), default="nonogram")
+    play.add_argument("--game", choices=sorted(GAMES),
+                      help="which game the window shows (default: fifteen when the window's "
+                      "title or class names it, else nonogram)")
     play.add_argument("--profile", metavar="NAME",
-                      help="the game's input rules (nonogram: web, pattern); "
-                      "default: from the window class")
+                      help="the game's input rules (nonogram: web, pattern; default: from the "
+                      "window class) or solver (fifteen: optimal, fast; default: optimal "
+                      "where its tables are ready)")
     play.add_argument("--dry-run", action="store_true",
                       help="read and solve only; send no input at all")
     play.add_argument("--overlay", metavar="OUT.png", type=Path,
@@ -81,6 +85,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     demo.add_argument("--xvfb", action="store_true",
                       help="use a private Xvfb even when a display is available")
     demo.set_defaults(func=run_demo)
+
+
+def game_for(name: str | None, window: Any) -> str:
+    """The game asked for, or the one the window names (Tatham's Fifteen, our 15-puzzle page)."""
+    if name is not None:
+        return name
+    if window is not None and any("fifteen" in t.lower() for t in (window.title,
+                                                                     *window.wm_class)):
+        return "fifteen"
+    return "nonogram"
 
 
 def load_game(name: str, **options: Any) -> Any:
@@ -117,8 +131,8 @@ def run_play(args: argparse.Namespace) -> int:
     else:
         source = RegionSource(screen, screen.monitor(1 if args.monitor is None else args.monitor))
     try:
-        game = load_game(args.game, templates=args.templates, profile=args.profile,
-                         window=window)
+        game = load_game(game_for(args.game, window), templates=args.templates,
+                         profile=args.profile, window=window)
         pace = game.pace.slower(args.pace) if args.pace is not None else None
         report = play(game, source, dry_run=args.dry_run, overlay=args.overlay,
                       time_budget=args.time_budget, pace=pace, started=started)

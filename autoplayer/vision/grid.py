@@ -23,6 +23,8 @@ step by far less, grid lines by far more."""
 MIN_CELL = 7
 MAX_CELL = 160
 MIN_SIDE = 3
+MIN_TILE_SIDE = 2
+"""Sliding puzzles come as small as 2×2 (three tiles and the gap)."""
 
 
 @dataclass(frozen=True)
@@ -97,18 +99,37 @@ def edge_map(image: np.ndarray) -> np.ndarray:
     return edges
 
 
-def _square_patches(image: np.ndarray) -> np.ndarray:
-    """Bounding boxes (x, y, w, h) of flat, filled, near-square patches."""
+def _square_patches(image: np.ndarray, content: bool = False) -> np.ndarray:
+    """Bounding boxes (x, y, w, h) of flat, filled, near-square patches.
+
+    With `content`, a patch may hold big glyphs (a sliding puzzle's tile
+    numbers take a quarter of it): it counts when its outline is closed.
+    """
     flat = cv2.bitwise_not(edge_map(image))
-    _, _, stats, _ = cv2.connectedComponentsWithStats(flat, connectivity=4)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(flat, connectivity=4)
     _, _, w, h, area = stats.T
     side = np.maximum(w, h)
-    keep = (
+    shaped = (
         (w >= MIN_CELL) & (h >= MIN_CELL) & (side <= MAX_CELL)
         & (np.abs(w - h) <= np.maximum(2, side * 0.15))
-        & (area >= 0.8 * w * h)
     )
+    keep = shaped & (area >= 0.8 * w * h)
+    if content:
+        for i in np.flatnonzero(shaped & ~keep & (area >= 0.5 * w * h)):
+            keep[i] = _outline_share(labels, i, stats[i]) >= CLOSED_OUTLINE
     return stats[keep, :4]
+
+
+CLOSED_OUTLINE = 0.75
+"""Share of its bounding box's border a patch with content must cover (rounded corners lose
+some; an L-shaped or open region far more)."""
+
+
+def _outline_share(labels: np.ndarray, i: int, stat: np.ndarray) -> float:
+    x, y, w, h = (int(v) for v in stat[:4])
+    box = labels[y:y + h, x:x + w] == i
+    border = np.concatenate([box[0], box[-1], box[1:-1, 0], box[1:-1, -1]])
+    return float(border.mean()) if border.size else 0.0
 
 
 def _cluster_positions(lo: np.ndarray, hi: np.ndarray, tol: float) -> list[tuple[int, int, int]]:
@@ -158,11 +179,17 @@ def _regular_run(groups: list[tuple[int, int, int]], size: float) -> list[tuple[
     return best
 
 
-def find_grid(image: np.ndarray) -> Grid:
-    """Locate the board; raises InputError (naming the image region) when none is plausible."""
+def find_grid(image: np.ndarray, *, tiles: bool = False) -> Grid:
+    """Locate the board; raises InputError (naming the image region) when none is plausible.
+
+    `tiles`: the board is a sliding puzzle's: cells hold big numbers, one
+    lattice position is a gap, and there are no clue boxes to trim.
+    """
     h_img, w_img = image.shape[:2]
-    boxes = _square_patches(image)
-    if len(boxes) < MIN_SIDE * MIN_SIDE:
+    boxes = _square_patches(image, content=tiles)
+    side = MIN_TILE_SIDE if tiles else MIN_SIDE
+    least = side * side - (1 if tiles else 0)
+    if len(boxes) < least:
         raise InputError("no grid of square cells found", region=(0, 0, w_img, h_img))
     sides = np.maximum(boxes[:, 2], boxes[:, 3])
     best: Grid | None = None
@@ -174,10 +201,10 @@ def find_grid(image: np.ndarray) -> Grid:
         if any(abs(size - t) <= max(2, t * 0.12) / 2 for t in tried):
             continue
         sel = boxes[np.abs(sides - size) <= max(2, size * 0.12)]
-        if len(sel) < MIN_SIDE * MIN_SIDE:
+        if len(sel) < least:
             break  # every later size is rarer still
         tried.append(int(size))
-        grid = _lattice(sel, float(size), image)
+        grid = _lattice(sel, float(size), image, clue_boxes=not tiles, min_side=side)
         if grid is None:
             continue
         score = grid.width * grid.height
@@ -188,12 +215,13 @@ def find_grid(image: np.ndarray) -> Grid:
     return best
 
 
-def _lattice(sel: np.ndarray, size: float, image: np.ndarray) -> Grid | None:
+def _lattice(sel: np.ndarray, size: float, image: np.ndarray, clue_boxes: bool = True,
+             min_side: int = MIN_SIDE) -> Grid | None:
     x, y, w, h = sel.T
     tol = size * 0.5
     cols = _regular_run(_cluster_positions(x, x + w, tol), size)
     rows = _regular_run(_cluster_positions(y, y + h, tol), size)
-    if len(cols) < MIN_SIDE or len(rows) < MIN_SIDE:
+    if len(cols) < min_side or len(rows) < min_side:
         return None
     # Keep only patches inside the lattice block; demand most of its cells be seen.
     x0, x1 = cols[0][0] - tol, cols[-1][1] + tol
@@ -201,6 +229,8 @@ def _lattice(sel: np.ndarray, size: float, image: np.ndarray) -> Grid | None:
     inside = (x >= x0) & (x + w <= x1) & (y >= y0) & (y + h <= y1)
     if inside.sum() < 0.3 * len(cols) * len(rows):
         return None
+    if not clue_boxes:
+        return Grid(tuple(cols), tuple(rows))
     occupied = _occupancy(sel[inside], cols, rows)
     top, left = _clue_box_corner(occupied)
     cols, rows = cols[left:], rows[top:]

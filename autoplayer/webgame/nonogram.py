@@ -14,7 +14,14 @@ from typing import Any
 
 from autoplayer.errors import UserError
 from autoplayer.webgame.puzzles import parse_grid_param, parse_size, puzzle_json, seeded_puzzle
-from autoplayer.webgame.server import STATIC, GamePage, GameServer, PageConfig
+from autoplayer.webgame.server import (
+    STATIC,
+    GamePage,
+    GameServer,
+    PageConfig,
+    query_cell,
+    query_int,
+)
 
 THEMES = ("light", "dark")
 MIN_CELL, MAX_CELL = 12, 40
@@ -44,14 +51,14 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
             raise UserError(f"puzzle {query['puzzle']!r} is not a nonogram")
     else:
         width, height = parse_size(query.get("size", "10x10"))
-        puzzle = seeded_puzzle(width, height, _int(query, "seed", 0))
+        puzzle = seeded_puzzle(width, height, query_int(query, "seed", 0))
     skin = query.get("skin", DEFAULT_SKIN)
     if skin not in skins():
         raise UserError(f"unknown skin {skin!r}; skins: {', '.join(skins())}")
     theme = query.get("theme", THEMES[0])
     if theme not in THEMES:
         raise UserError(f"unknown theme {theme!r}; themes: {', '.join(THEMES)}")
-    cell = _int(query, "cell", skins()[skin]["cell"])
+    cell = query_int(query, "cell", skins()[skin]["cell"])
     if not MIN_CELL <= cell <= MAX_CELL:
         raise UserError(f"cell size {cell} px is outside {MIN_CELL}..{MAX_CELL}")
     config = {
@@ -65,30 +72,9 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
     if "grid" in query:
         config["initial"] = parse_grid_param(query["grid"], puzzle.width, puzzle.height)
     if "hover" in query:
-        config["hover"] = _cell(query["hover"], puzzle.width, puzzle.height)
+        config["hover"] = list(query_cell(query, "hover", puzzle.width, puzzle.height))
     name = puzzle.title or f"{puzzle.width}×{puzzle.height}"
     return PageConfig(config, puzzle, f"Nonogram – {name}")
-
-
-def _cell(text: str, width: int, height: int) -> list[int]:
-    """'R,C' (0-based row and column) inside the board."""
-    row, sep, col = text.partition(",")
-    if not sep or not row.strip().isdigit() or not col.strip().isdigit():
-        raise UserError(f"hover={text!r} is not ROW,COLUMN (0-based)")
-    r, c = int(row), int(col)
-    if not (r < height and c < width):
-        raise UserError(f"hover cell {r},{c} is outside the {width}x{height} board")
-    return [r, c]
-
-
-def _int(query: Mapping[str, str], key: str, default: int) -> int:
-    text = query.get(key)
-    if text is None:
-        return default
-    try:
-        return int(text)
-    except ValueError:
-        raise UserError(f"{key}={text!r} is not a whole number") from None
 
 
 def load(path: str | Path) -> Any:

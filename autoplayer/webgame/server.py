@@ -81,9 +81,34 @@ class GamePage:
     """Query parameters -> the page's config; raises UserError for a bad parameter (HTTP 400)."""
     load: Callable[[str | Path], Any]
     """A puzzle file -> the object `configure` finds under `puzzle=ID` (UserError when bad)."""
+    example: str = "size=10x10&seed=1"
+    """The query of the index page's link to this game."""
 
 
-GAME_PAGES: tuple[str, ...] = ("autoplayer.webgame.nonogram",)
+def query_int(query: Mapping[str, str], key: str, default: int) -> int:
+    """A whole-number URL parameter, for pages' `configure` (UserError: HTTP 400)."""
+    text = query.get(key)
+    if text is None:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise UserError(f"{key}={text!r} is not a whole number") from None
+
+
+def query_cell(query: Mapping[str, str], key: str, width: int, height: int) -> tuple[int, int]:
+    """A URL parameter 'R,C' (0-based row and column) naming a cell of a width×height board."""
+    text = query[key]
+    row, sep, col = text.partition(",")
+    if not sep or not row.strip().isdigit() or not col.strip().isdigit():
+        raise UserError(f"{key}={text!r} is not ROW,COLUMN (0-based)")
+    r, c = int(row), int(col)
+    if not (r < height and c < width):
+        raise UserError(f"{key} cell {r},{c} is outside the {width}x{height} board")
+    return r, c
+
+
+GAME_PAGES: tuple[str, ...] = ("autoplayer.webgame.nonogram", "autoplayer.webgame.fifteen")
 """Modules that define `PAGE`, a `GamePage`; another game's page is one more line here."""
 
 
@@ -272,7 +297,8 @@ class GameServer:
 
     def _index(self) -> bytes:
         links = "".join(
-            f'<li><a href="/{name}?size=10x10&amp;seed=1">{name}</a></li>' for name in self.pages
+            f'<li><a href="/{name}?{html.escape(page.example)}">{name}</a></li>'
+            for name, page in self.pages.items()
         )
         return (
             "<!doctype html><meta charset=utf-8><title>autoplayer games</title>"

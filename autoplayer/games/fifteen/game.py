@@ -1,0 +1,259 @@
+"""The 15-puzzle back-end for the play loop: Tatham's Fifteen and the bundled browser page.
+
+Unlike a nonogram, a sliding puzzle must see the result of its moves: every
+click depends on where the gap is. So the solution is a path of boards from
+the one first read to the goal, `plan` plays the next few clicks along it from
+wherever the screen says the game is, and the loop verifies each batch with a
+fresh capture. A board that is off the path (a click lost, the user played) is
+solved again from what the screen shows. Completion is the board reading as
+the goal: the reader does not read status-bar text (Tatham's "COMPLETED!").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from autoplayer.errors import InputError, UserError
+from autoplayer.games.base import Check, Solved
+from autoplayer.games.fifteen.model import Board, goal, is_solvable, unsolvable_reason
+from autoplayer.games.fifteen.planner import Slide, batch
+from autoplayer.games.fifteen.reader import FifteenReading, learn_templates, read_fifteen
+from autoplayer.geometry import Click, Gesture, Rect
+from autoplayer.screen.input import Pace
+
+if TYPE_CHECKING:
+    from autoplayer.screen.capture import Frame
+    from autoplayer.screen.window import WindowInfo
+    from autoplayer.vision.templates import TemplateSet
+
+SLIDE_SECONDS = 0.13
+"""Tatham's Fifteen animates each slide this long (our page as long)."""
+PACE = Pace(gesture=SLIDE_SECONDS + 0.02, click=0.01)
+"""One click per slide animation: the game would take them faster (a click ends the running
+animation), but a person can follow the play, and each click lands on a still board."""
+CLICKS_PER_BATCH = 6
+"""Clicks between verifications: few enough that a lost click costs little."""
+REPAIR_BATCHES = 6
+"""Batches allowed beyond the solution's own (re-solving after a surprise)."""
+
+
+@dataclass(frozen=True)
+class Path:
+    """A solution: the boards from `start` to the goal, one slide apart."""
+
+    moves: str
+    boards: tuple[Board, ...]
+
+    @property
+    def goal(self) -> Board:
+        return self.boards[-1]
+
+    def position(self, board: Board) -> int | None:
+        """How far along the path `board` is (None: off it)."""
+        for i, b in enumerate(self.boards):
+            if b == board:
+                return i
+        return None
+
+
+def make_path(board: Board, moves: str) -> Path:
+    boards = [board]
+    for m in moves:
+        boards.append(boards[-1].move(m))
+    return Path(moves, tuple(boards))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One click: the slide it makes, and the boards before and after (for verification)."""
+
+    slide: Slide
+    before: Board
+    after: Board
+
+
+@dataclass(frozen=True, eq=False)
+class Reading:
+    """What the loop carries between captures."""
+
+    shown: FifteenReading
+    unreadable: InputError | None = None
+    """Set when the latest capture could not be read (a tile mid-slide, a flash): `shown`
+    is then the last good reading, and nothing is planned from it."""
+
+
+def misplaced(board: Board, target: Board) -> int:
+    return sum(1 for a, b in zip(board.cells, target.cells, strict=True) if a and a != b)
+
+
+class FifteenGame:
+    """`autoplayer.games.base.Game` for sliding puzzles; `solver` is 'optimal', 'fast' or None
+    (optimal where its tables are on disk, else fast)."""
+
+    name = "fifteen"
+
+    def __init__(self, solver: str | None = None, pace: Pace = PACE,
+                 clicks_per_batch: int = CLICKS_PER_BATCH) -> None:
+        if solver not in (None, "optimal", "fast"):
+            raise UserError(f"unknown fifteen solver {solver!r} (optimal, fast)")
+        self.solver = solver
+        self.pace = pace
+        self.clicks_per_batch = clicks_per_batch
+        self.max_batches = REPAIR_BATCHES
+        self._templates: TemplateSet | None = None
+        self._detour: Path | None = None
+
+    # -- reading ----------------------------------------------------------
+    def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
+        """A fresh reading; after the first, with templates learned from it as a second opinion.
+
+        The first reading must succeed (it raises). Later ones may catch a tile
+        mid-slide: they keep the last good reading and say why the new one failed.
+        """
+        if previous is None:
+            shown = read_fifteen(frame.pixels)
+            self._templates = learn_templates(shown)
+            return Reading(shown)
+        try:
+            return Reading(read_fifteen(frame.pixels, self._templates,
+                                        previous.shown.ink_share))
+        except InputError as err:
+            return Reading(previous.shown, err)
+
+    def board(self, reading: Reading) -> Rect:
+        return reading.shown.rect
+
+    # -- solving ----------------------------------------------------------
+    def solve(self, reading: Reading) -> Solved[Path]:
+        board = reading.shown.board
+        if not is_solvable(board):
+            raise InputError(f"the board read ({board.spec()}) cannot be solved: "
+                             f"{unsolvable_reason(board)}; a tile was misread",
+                             region=_region(reading.shown.rect))
+        path, note = self._solve(board)
+        clicks = len(batch(board, path.moves))
+        self.max_batches = -(-clicks // self.clicks_per_batch) + REPAIR_BATCHES
+        return Solved(path, f"{note} in {clicks} clicks, {self.clicks_per_batch} a batch")
+
+    def _solve(self, board: Board) -> tuple[Path, str]:
+        method = self.solver or ("optimal" if optimal_ready(board.width, board.height)
+                                 else "fast")
+        if method == "optimal":
+            from autoplayer.games.fifteen.partitions import has_tables
+
+            if not has_tables(board.width, board.height):
+                raise UserError(f"no optimal solver for {board.width}x{board.height} "
+                                "(3x3, 4x4 and boards of up to 9 cells)")
+            from autoplayer.games.fifteen.optimal import solve_optimal
+
+            moves = solve_optimal(board).moves
+            return make_path(board, moves), f"optimal solution: {len(moves)} moves"
+        from autoplayer.games.fifteen.human import solve_fast
+
+        moves = solve_fast(board)
+        return make_path(board, moves), f"rows-first solution: {len(moves)} moves"
+
+    # -- acting -----------------------------------------------------------
+    def plan(self, reading: Reading, solution: Path) -> list[Step]:
+        """The next clicks along the path from the board shown (solved again if it is off it)."""
+        if reading.unreadable is not None:
+            err = reading.unreadable
+            raise InputError(f"the board could not be read after the last moves: {err.message}",
+                             region=err.region)
+        board = reading.shown.board
+        if board == solution.goal:
+            return []
+        moves = self._remaining(board, solution)
+        steps: list[Step] = []
+        for slide in batch(board, moves)[:self.clicks_per_batch]:
+            after = board.play(slide.direction * slide.count)
+            steps.append(Step(slide, board, after))
+            board = after
+        return steps
+
+    def _remaining(self, board: Board, solution: Path) -> str:
+        """The moves from `board` to the goal: along the solution, or along the last detour
+        (the solution from the last board found off it), or a new detour from here."""
+        for path in (solution, self._detour):
+            at = None if path is None else path.position(board)
+            if path is not None and at is not None:
+                return path.moves[at:]
+        self._detour = self._solve(board)[0]
+        return self._detour.moves
+
+    def gestures(self, reading: Reading, moves: Sequence[Step]) -> list[Gesture]:
+        """A click on the centre of each slide's far tile (the run slides with it)."""
+        out: list[Gesture] = []
+        for step in moves:
+            x, y = reading.shown.centre(step.slide.cell)
+            out.append(Click(x, y))
+        return out
+
+    def units(self, moves: Sequence[Step]) -> int:
+        return sum(s.slide.count for s in moves)
+
+    def fixes(self, moves: Sequence[Step]) -> int:
+        """Tiles the batch should bring home, net (negative when it must take some away)."""
+        if not moves:
+            return 0
+        target = goal(moves[0].before.width, moves[0].before.height)
+        return misplaced(moves[0].before, target) - misplaced(moves[-1].after, target)
+
+    def check(self, reading: Reading, solution: Path) -> Check:
+        board = reading.shown.board
+        wrong = [i for i, (a, b) in enumerate(zip(board.cells, solution.goal.cells, strict=True))
+                 if a and a != b]
+        total = board.size - 1
+        if reading.unreadable is not None:
+            return Check(max(len(wrong), 1), total, None, ("the board is unreadable",))
+        details = tuple(f"tile {board.cells[i]} at row {i // board.width + 1} column "
+                        f"{i % board.width + 1}" for i in wrong[:5])
+        return Check(len(wrong), total, None, details)
+
+    def overlay(self, frame: Frame, reading: Reading, solution: Path | None) -> np.ndarray:
+        """Every tile and the number read in it; the next batch's clicks numbered in order."""
+        from autoplayer.games.fifteen.reader import MIN_CONFIDENCE
+        from autoplayer.vision.overlay import draw_overlay
+
+        shown = reading.shown
+        rows = [shown.cells[r * shown.board.width:(r + 1) * shown.board.width]
+                for r in range(shown.board.height)]
+        numbers = [(n.value, n.confidence, n.box) for n in shown.numbers if n is not None]
+        marks = []
+        if solution is not None and reading.unreadable is None:
+            marks = [(shown.cells[s.slide.cell], f"#{i}")
+                      for i, s in enumerate(self.plan(reading, solution), 1)]
+        return draw_overlay(frame.pixels, shown.rect, rows, numbers, low=MIN_CONFIDENCE,
+                            cell_marks=marks)
+
+
+def _region(r: Rect) -> tuple[int, int, int, int]:
+    return (r.x, r.y, r.w, r.h)
+
+
+def optimal_ready(width: int, height: int) -> bool:
+    """Whether optimal solving can start at once: the size has pattern databases and they are
+    on disk (`autoplayer fifteen solve --optimal` builds them: seconds for 3x3, about 40 s for
+    4x4); the bot does not make the user wait for a build."""
+    from autoplayer.games.fifteen.partitions import has_tables, partition
+
+    if not has_tables(width, height):
+        return False
+    from autoplayer.games.fifteen.pdb import cache_path
+
+    return all(cache_path(width, height, g).exists() for g in partition(width, height))
+
+
+def make_game(*, templates: str | None = None, profile: str | None = None,
+              window: WindowInfo | None = None) -> FifteenGame:
+    """The play command's factory. `profile` picks the solver ('optimal' or 'fast');
+    Tatham's Fifteen and the bundled page take clicks alike, so the window does not matter."""
+    del window
+    if templates is not None:
+        raise UserError("--templates is for nonograms: fifteen learns its digit templates "
+                        "from the screen it plays")
+    return FifteenGame(solver=profile)

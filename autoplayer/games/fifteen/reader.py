@@ -1,0 +1,298 @@
+"""Reading a sliding puzzle from a screenshot: the tile lattice, every tile's number, the gap.
+
+No per-game pixel constants. The lattice is the vision package's grid finder
+(tiles are flat near-square patches in rows and columns; the gap, drawn as
+plain background in Tatham's Fifteen, is the one lattice position holding no
+ink). Each tile's number is its ink — whatever departs from the tile's own
+background towards the minority extreme — cut into digit glyphs and read by
+the scanline state machines, plus templates learned from the first verified
+reading of the same screen, each a check on the other.
+
+A reading is verified before anyone acts on it: the numbers must be 1..N-1,
+each exactly once, with exactly one gap, and no glyph may be unreadable. A
+board that fails is read again at other ink thresholds; a clash of one or two
+tiles is settled only when their next-best readings are exactly the missing
+numbers. Otherwise `InputError` names the tiles' pixel region (a tile caught
+in the middle of its slide animation fails this way too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from autoplayer.errors import InputError
+from autoplayer.games.fifteen.model import Board, check_size
+from autoplayer.geometry import Rect
+from autoplayer.vision.clues import Glyph
+from autoplayer.vision.grid import Grid, find_grid
+from autoplayer.vision.image import ascii_picture, dark_ink, luminance, trim
+from autoplayer.vision.numbers import ClueNumber, DigitReading, make_number, read_digit
+from autoplayer.vision.templates import TemplateSet
+
+INK_SHARES = (0.5, 0.35, 0.65)
+"""A pixel is ink when it departs from its tile's background by this share of the typical
+tile's strongest departure (antialiasing halves stay out; the glyph's core stays in). A
+board that does not validate is read again at the next share: a glyph's antialiased edge
+that joins or breaks a stroke at one threshold (Sans Bold "6" at 80 px tiles reads as "8")
+does not at another, and each attempt is validated in full."""
+EMPTY_SHARE = 0.35
+"""A cell whose strongest departure is below this share of the median tile's holds no number."""
+SPECK = 0.5
+"""Ink shorter than this share of the board's tallest glyph is a speck, not a digit."""
+MIN_CONFIDENCE = 0.1
+"""A digit read with less confidence than this is not trusted even on a board that adds up."""
+TEMPLATE_SET = "fifteen-live"
+
+
+@dataclass(frozen=True, eq=False)
+class FifteenReading:
+    """A sliding puzzle as the screen shows it, in frame pixels."""
+
+    board: Board
+    grid: Grid
+    cells: tuple[Rect, ...]
+    """Each cell's interior, row-major (the gap's included)."""
+    numbers: tuple[ClueNumber | None, ...]
+    """What was read in each cell (None: the gap)."""
+    ink_share: float = INK_SHARES[0]
+    """The ink threshold (see INK_SHARES) this reading validated at: later readings of the
+    same screen start there, and its templates were cut there."""
+
+    @property
+    def rect(self) -> Rect:
+        """The board: input never leaves it."""
+        return self.grid.rect
+
+    @property
+    def gap_rect(self) -> Rect:
+        return self.cells[self.board.gap]
+
+    def centre(self, cell: int) -> tuple[int, int]:
+        r = self.cells[cell]
+        return r.x + r.w // 2, r.y + r.h // 2
+
+
+def _region(r: Rect) -> tuple[int, int, int, int]:
+    return (r.x, r.y, r.w, r.h)
+
+
+def _strength(lum: np.ndarray, cell: Rect) -> tuple[np.ndarray, int, int]:
+    """How far each pixel of the cell's interior departs from the cell's background."""
+    m = max(1, min(cell.w, cell.h) // 16)
+    x0, y0 = cell.x + m, cell.y + m
+    patch = lum[y0:cell.bottom - m, x0:cell.right - m]
+    if patch.size == 0:
+        return np.zeros((0, 0), np.float32), x0, y0
+    bg = float(np.median(patch))
+    dark = dark_ink(patch)
+    return ((bg - patch) if dark else (patch - bg)), x0, y0
+
+
+def _glyphs(strength: np.ndarray, threshold: float, x0: int, y0: int) -> list[Glyph]:
+    """The cell's ink, one glyph per connected component, left to right."""
+    ink = (strength > threshold).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    out = []
+    for i in range(1, n):
+        x, y, w, h, _ = stats[i]
+        mask = labels[y:y + h, x:x + w] == i
+        out.append(Glyph(Rect(int(x0 + x), int(y0 + y), int(w), int(h)), mask))
+    out.sort(key=lambda g: g.box.x)
+    return out
+
+
+def _merge_stacked(glyphs: list[Glyph]) -> list[Glyph]:
+    """Pieces that overlap horizontally are one glyph (a digit broken by thin antialiasing)."""
+    merged: list[Glyph] = []
+    for g in glyphs:
+        if merged and g.box.x < merged[-1].box.right - 1:
+            a = merged[-1]
+            x0, y0 = min(a.box.x, g.box.x), min(a.box.y, g.box.y)
+            x1, y1 = max(a.box.right, g.box.right), max(a.box.bottom, g.box.bottom)
+            mask = np.zeros((y1 - y0, x1 - x0), bool)
+            for part in (a, g):
+                px, py = part.box.x - x0, part.box.y - y0
+                mask[py:py + part.box.h, px:px + part.box.w] |= part.mask
+            merged[-1] = Glyph(Rect(x0, y0, x1 - x0, y1 - y0), mask)
+        else:
+            merged.append(g)
+    return merged
+
+
+def read_fifteen(image: np.ndarray, templates: TemplateSet | None = None,
+                 ink_share: float | None = None) -> FifteenReading:
+    """The board the image shows; InputError (naming the pixel region) when it cannot be trusted.
+
+    `ink_share`: the threshold to try first (a previous reading's, whose templates are given).
+    """
+    grid = find_grid(image, tiles=True)
+    try:
+        check_size(grid.width, grid.height)
+    except InputError as err:
+        raise InputError(f"the tile lattice found is {grid.width}x{grid.height}: {err.message}",
+                         region=_region(grid.rect)) from None
+    lum = luminance(image)
+    cells = tuple(grid.cell(r, c) for r in range(grid.height) for c in range(grid.width))
+    strengths = [_strength(lum, cell) for cell in cells]
+    peaks = np.array([float(s.max()) if s.size else 0.0 for s, _, _ in strengths])
+    typical = float(np.median(peaks))
+    if typical <= 0:
+        raise InputError("no numbers found in the tiles", region=_region(grid.rect))
+    empty = peaks < EMPTY_SHARE * typical
+    gaps = np.flatnonzero(empty)
+    if len(gaps) != 1:
+        what = "no cell" if len(gaps) == 0 else f"{len(gaps)} cells"
+        where = grid.rect if len(gaps) == 0 else _span(cells[i] for i in gaps)
+        raise InputError(f"{what} of the {grid.width}x{grid.height} board look empty; "
+                         "a sliding puzzle has exactly one gap", region=_region(where))
+    ink = float(np.median(peaks[~empty]))
+    first: InputError | None = None
+    shares = INK_SHARES if ink_share is None else (ink_share, *(
+        x for x in INK_SHARES if x != ink_share))
+    for share in shares:
+        try:
+            numbers = _numbers(grid, cells, strengths, empty, share * ink, templates)
+            board, numbers = _validate(grid, cells, numbers)
+        except InputError as err:
+            first = first or err
+            continue
+        return FifteenReading(board, grid, cells, tuple(numbers), share)
+    assert first is not None
+    raise first
+
+
+def _numbers(grid: Grid, cells: tuple[Rect, ...],
+             strengths: list[tuple[np.ndarray, int, int]], empty: np.ndarray, threshold: float,
+             templates: TemplateSet | None) -> list[ClueNumber | None]:
+    """Every cell's number at one ink threshold (None for the gap)."""
+    per_cell = [
+        [] if empty[i] else _merge_stacked(_glyphs(s, threshold, x0, y0))
+        for i, (s, x0, y0) in enumerate(strengths)
+    ]
+    tallest = max((g.box.h for gl in per_cell for g in gl), default=0)
+    numbers: list[ClueNumber | None] = []
+    for i, glyphs in enumerate(per_cell):
+        glyphs = [g for g in glyphs if g.box.h > SPECK * tallest]
+        if empty[i]:
+            numbers.append(None)
+            continue
+        if not glyphs or len(glyphs) > 2:
+            raise InputError(f"tile at row {i // grid.width + 1} column {i % grid.width + 1} "
+                             f"holds {len(glyphs)} glyphs, not a 1- or 2-digit number",
+                             region=_region(cells[i]))
+        numbers.append(make_number([read_digit(g, templates) for g in glyphs]))
+    return numbers
+
+
+def _span(rects: Iterable[Rect]) -> Rect:
+    rs = list(rects)
+    x0, y0 = min(r.x for r in rs), min(r.y for r in rs)
+    x1, y1 = max(r.right for r in rs), max(r.bottom for r in rs)
+    return Rect(x0, y0, x1 - x0, y1 - y0)
+
+
+def _validate(grid: Grid, cells: tuple[Rect, ...], numbers: list[ClueNumber | None]
+              ) -> tuple[Board, list[ClueNumber | None]]:
+    """Each of 1..N-1 exactly once; a glyph barely read fails even then.
+
+    When a few numbers clash (two tiles read alike, one out of range) and each
+    doubtful one has a next-best reading that is exactly a number nobody shows,
+    those readings complete the permutation and are taken: the other N-2 tiles
+    vouch for them. Otherwise InputError names the tiles.
+    """
+    w, n = grid.width, grid.width * grid.height
+
+    def where(i: int) -> str:
+        return f"tile at row {i // w + 1} column {i % w + 1}"
+
+    numbers = _complete_permutation(numbers, n)
+    seen: dict[int, int] = {}
+    for i, num in enumerate(numbers):
+        if num is None:
+            continue
+        if not 1 <= num.value < n:
+            raise InputError(f"{where(i)} reads {num.value}, outside 1..{n - 1}:\n"
+                             + _pictures(num), region=_region(cells[i]))
+        if num.value in seen:
+            j = seen[num.value]
+            raise InputError(f"{where(j)} and {where(i)} both read {num.value}; one is misread "
+                             "(or a tile is still sliding)", region=_region(_span([cells[j],
+                                                                                  cells[i]])))
+        seen[num.value] = i
+    weakest = min((i for i, num in enumerate(numbers) if num is not None),
+                  key=lambda i: numbers[i].confidence)  # type: ignore[union-attr]
+    num = numbers[weakest]
+    assert num is not None
+    if num.confidence < MIN_CONFIDENCE:
+        raise InputError(f"{where(weakest)} reads {num.value} with confidence "
+                         f"{num.confidence:.2f} only:\n" + _pictures(num),
+                         region=_region(cells[weakest]))
+    board = Board(grid.width, grid.height, tuple(0 if v is None else v.value for v in numbers))
+    return board, numbers
+
+
+MAX_CORRECTIONS = 2
+
+
+def _complete_permutation(numbers: list[ClueNumber | None], n: int) -> list[ClueNumber | None]:
+    """The numbers with at most MAX_CORRECTIONS doubtful ones replaced by their alternatives,
+    when that (and only that) makes 1..n-1 each appear once; else unchanged."""
+    values = [None if x is None else x.value for x in numbers]
+    counts: dict[int, list[int]] = {}
+    for i, v in enumerate(values):
+        if v is not None:
+            counts.setdefault(v, []).append(i)
+    missing = set(range(1, n)) - set(counts)
+    doubtful = [i for v, idx in counts.items() if not 1 <= v < n for i in idx]
+    for v, idx in counts.items():
+        if 1 <= v < n and len(idx) > 1:
+            # All but the most confident of the tiles sharing a value are in doubt.
+            ranked = sorted(idx, key=lambda i: numbers[i].confidence)  # type: ignore[union-attr]
+            doubtful += ranked[:-1]
+    if not doubtful or len(doubtful) > MAX_CORRECTIONS or len(doubtful) != len(missing):
+        return numbers
+    out = list(numbers)
+    for i in doubtful:
+        num = numbers[i]
+        assert num is not None
+        alt = next((a for a in num.alternatives if a in missing), None)
+        if alt is None or len(str(alt)) != len(num.digits):
+            return numbers
+        missing.discard(alt)
+        out[i] = _relabelled(num, alt)
+    return out
+
+
+def _relabelled(num: ClueNumber, value: int) -> ClueNumber:
+    """The number read as `value` instead (its digits relabelled, so templates learn them
+    right), with the confidence of the reading it replaces."""
+    digits = tuple(
+        DigitReading(d.glyph, ((int(ch), num.confidence),
+                               *((x, s) for x, s in d.ranked if x != int(ch))), "corrected")
+        for d, ch in zip(num.digits, str(value), strict=True)
+    )
+    return ClueNumber(value, num.confidence, digits, (num.value,))
+
+
+def _pictures(num: ClueNumber) -> str:
+    return "\n\n".join(ascii_picture(d.glyph.mask) for d in num.digits)
+
+
+def learn_templates(reading: FifteenReading) -> TemplateSet:
+    """Digit templates from a verified reading: the live font at the live size.
+
+    Later readings of the same screen are read by these and by the scanline
+    machines at once, so a misread needs both to fail the same way.
+    """
+    templates = TemplateSet(TEMPLATE_SET)
+    for num in reading.numbers:
+        if num is None:
+            continue
+        for d in num.digits:
+            mask, _, _ = trim(d.glyph.mask)
+            templates.add(d.digit, mask)
+    return templates
