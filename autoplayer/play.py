@@ -46,6 +46,8 @@ class Report:
     """Cells (tiles) the gestures changed: the gestures-against-cells figure."""
     right_at_start: int = 0
     units: int = 0
+    unit: str = "cell"
+    """What the game's moves change ('cell', 'tile'), for the wording of the report."""
     batches: int = 0
     check: Check | None = None
     note: str = ""
@@ -85,17 +87,17 @@ class Report:
         else:
             out.append(
                 f"input: {self.gestures} gestures ({self.events} events) for "
-                f"{self.units_changed} cells changed of {self.units}; "
-                f"{self.right_at_start} needed no input; {self.batches} batch(es)"
+                f"{self.units_changed} {self.unit} changes ({self.units} {self.unit}s, "
+                f"{self.right_at_start} already right at the start); {self.batches} batch(es)"
             )
             if len(self.wrong_after) > 1:
-                out.append("repaired: " + ", ".join(
-                    f"{n} wrong after batch {i}" for i, n in enumerate(self.wrong_after[:-1], 1)))
+                out.append(f"{self.unit}s still off the solution: " + ", ".join(
+                    f"{n} after batch {i}" for i, n in enumerate(self.wrong_after[:-1], 1)))
         if self.check is not None and not self.dry_run:
             if self.check.wrong == 0:
-                verdict = "every cell verified against the solution"
+                verdict = f"every {self.unit} verified against the solution"
             else:
-                verdict = f"{self.check.wrong} cells still wrong"
+                verdict = f"{self.check.wrong} {self.unit}s still wrong"
             shown = {True: "the game shows it complete", False: "the game does not show it "
                      "complete", None: "the game shows no completion sign"}[self.check.complete]
             out.append(f"verified: {verdict}; {shown}")
@@ -141,7 +143,7 @@ def play(
     """
     started = time.perf_counter() if started is None else started
     deadline_perf = None if time_budget is None else started + time_budget
-    report = Report(game.name, dry_run=dry_run)
+    report = Report(game.name, dry_run=dry_run, unit=game.unit)
     pace = pace or game.pace
 
     def over_budget() -> None:

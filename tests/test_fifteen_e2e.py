@@ -241,7 +241,7 @@ def test_autoplayer_play_on_the_page(xserver: Xvfb) -> None:
         server.wait_for(session, lambda s, _: bool(s and s.get("solved")), 10)
         state = server.state(session)
     assert done.returncode == 0, done.stderr
-    assert "every cell verified" in done.stdout
+    assert "every tile verified" in done.stdout
     assert state["solved"] is True
 
 

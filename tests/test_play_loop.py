@@ -78,6 +78,7 @@ class RowGame:
     name = "row"
     pace = Pace()
     max_batches = 3
+    unit = "cell"
 
     def __init__(self, target: list[int], note: str = "", garbled: bool = False) -> None:
         self.target, self.note, self.garbled, self.reads = target, note, garbled, []

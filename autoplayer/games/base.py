@@ -73,6 +73,8 @@ class Game(Protocol[ReadingT, SolutionT, MoveT]):
     """How fast this game takes input."""
     max_batches: int
     """Batches the loop may play before giving up (the repairs included)."""
+    unit: str
+    """What one move changes, for the report: 'cell' (nonograms), 'tile' (the 15-puzzle)."""
 
     def read(self, frame: Frame, previous: ReadingT | None = None) -> ReadingT: ...
 

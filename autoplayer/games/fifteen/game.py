@@ -95,6 +95,7 @@ class FifteenGame:
     (optimal where its tables are on disk, else fast)."""
 
     name = "fifteen"
+    unit = "tile"
 
     def __init__(self, solver: str | None = None, pace: Pace = PACE,
                  clicks_per_batch: int = CLICKS_PER_BATCH) -> None:

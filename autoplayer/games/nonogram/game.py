@@ -85,6 +85,7 @@ class NonogramGame:
 
     name = "nonogram"
     max_batches = 4
+    unit = "cell"
 
     def __init__(self, profile: Profile = WEB, pace: Pace | None = None,
                  templates: str | None = None) -> None:
