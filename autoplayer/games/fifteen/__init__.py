@@ -5,9 +5,7 @@
 - `partitions`, `pdb`, `optimal`: additive pattern databases and IDA* (numba; 3×3, 4×4);
 - `human`: the rows-first solver people use, any size, step by step;
 - `planner`: solution → clicks for games where one click slides a whole run;
-- `render`, `terminal`: the box-drawn board and the curses game.
-
-Playing from the screen needs a `reader` here (frame → Board and the cell
-rectangles) and the shared capture/input/play-loop machinery; `planner`
-already turns a solution into the clicks such a loop would send.
+- `render`, `terminal`: the box-drawn board and the curses game;
+- `reader`: a frame → the Board and each cell's rectangle (Tatham's Fifteen, the bundled page);
+- `game`: the back-end the shared play loop drives (`autoplayer play --game fifteen`).
 """
