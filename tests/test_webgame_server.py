@@ -216,12 +216,38 @@ def test_serve_prints_a_url_that_serves_the_game(tmp_path: Path):
         proc.wait(10)
 
 
+def test_serve_fifteen_prints_a_url_that_serves_the_15_puzzle():
+    import subprocess
+    import sys
+
+    from autoplayer.webgame.fifteen import seeded_board
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "autoplayer", "serve", "--game", "fifteen", "--size", "3x3",
+         "--seed", "4"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        url = proc.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:") and "/fifteen?" in url
+        status, html = get(url)
+        assert status == 200
+        config = page_config(html)
+        assert (config["width"], config["height"]) == (3, 3)
+        assert config["cells"] == list(seeded_board(3, 3, 4).cells)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--size", "3x"], "is not WIDTHxHEIGHT"),
     (["--cell", "50"], "cell size 50"),
     (["--puzzle", "/no/such/file.non"], "no such file"),
     (["--port", "70000"], "outside 0..65535"),
     (["--open"], "DISPLAY is not set"),
+    (["--game", "fifteen", "--size", "2x2"], "outside 3x3..6x6"),
+    (["--game", "fifteen", "--skin", "mono"], "options of the nonogram page"),
 ])
 def test_serve_bad_arguments_are_one_line_errors(args, message, monkeypatch):
     import contextlib

@@ -22,19 +22,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
     serve = subparsers.add_parser(
         "serve",
-        help="serve the bundled nonogram game on 127.0.0.1 and print its URL",
+        help="serve the bundled browser game (nonogram or 15-puzzle) on 127.0.0.1, print its URL",
         description="Starts the game server on 127.0.0.1 (a free port unless --port) and prints "
         "the page URL; the puzzle is a random one from --size and --seed, or --puzzle FILE. "
         "Runs until interrupted (Ctrl+C). Exit 0 on Ctrl+C, 2 on bad arguments.",
     )
-    serve.add_argument("--size", default="10x10", metavar="WxH",
-                       help="board size for a random puzzle (default 10x10)")
+    serve.add_argument("--game", default="nonogram", choices=("nonogram", "fifteen"),
+                       help="which page to open (default nonogram)")
+    serve.add_argument("--size", metavar="WxH",
+                       help="board size for a random puzzle (default 10x10; fifteen 4x4, "
+                       "3x3..6x6)")
     serve.add_argument("--seed", type=int, default=1, help="seed of the random puzzle")
     serve.add_argument("--puzzle", metavar="FILE",
                        help="a puzzle file (any format `autoplayer convert` reads) or game ID")
-    serve.add_argument("--skin", default="pixel", choices=SKIN_NAMES)
-    serve.add_argument("--theme", default="light", choices=("light", "dark"))
-    serve.add_argument("--cell", type=int, metavar="PX", help="cell size in pixels, 12..40")
+    serve.add_argument("--skin", choices=SKIN_NAMES, help="nonogram skin (default pixel)")
+    serve.add_argument("--theme", choices=("light", "dark"), help="nonogram theme (default light)")
+    serve.add_argument("--cell", type=int, metavar="PX",
+                       help="nonogram cell size in pixels, 12..40")
     serve.add_argument("--port", type=int, default=0, help="port (default: a free one)")
     serve.add_argument("--open", action="store_true",
                        help="also open the page in a Chromium app window on $DISPLAY")
@@ -49,14 +53,22 @@ def run_serve(args: argparse.Namespace) -> int:
         raise UserError("--open needs an X display (DISPLAY is not set)")
     if not 0 <= args.port <= 65535:
         raise UserError(f"port {args.port} is outside 0..65535")
-    size = None if args.puzzle else parse_size(args.size)
+    if args.game == "fifteen":
+        from autoplayer.webgame.fifteen import board_size
+
+        if args.skin or args.theme or args.cell is not None:
+            raise UserError("--skin, --theme and --cell are options of the nonogram page")
+        size = None if args.puzzle else board_size(args.size or "4x4")
+        look: dict[str, object] = {}
+    else:
+        size = None if args.puzzle else parse_size(args.size or "10x10")
+        look = {"skin": args.skin or "pixel", "theme": args.theme or "light", "cell": args.cell}
     try:
         server = GameServer(port=args.port)
     except OSError as err:
         raise UserError(f"cannot listen on 127.0.0.1:{args.port}: {err.strerror}") from None
     with server:
-        url = server.url(size=size, seed=args.seed, puzzle=args.puzzle, skin=args.skin,
-                         theme=args.theme, cell=args.cell)
+        url = server.url(size=size, seed=args.seed, puzzle=args.puzzle, game=args.game, **look)
         print(url, flush=True)
         if args.open:
             _open(url)

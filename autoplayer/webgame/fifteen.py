@@ -46,7 +46,8 @@ def seeded_board(width: int, height: int, seed: int) -> Any:
     return board
 
 
-def _size(text: str) -> tuple[int, int]:
+def board_size(text: str) -> tuple[int, int]:
+    """`WxH` for a board this page draws; a one-line UserError otherwise."""
     from autoplayer.games.fifteen.model import parse_size
 
     try:
@@ -66,10 +67,10 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
         board = server.registered(query["puzzle"])
         if not isinstance(board, Board):
             raise UserError(f"puzzle {query['puzzle']!r} is not a sliding-puzzle board")
-        _size(f"{board.width}x{board.height}")
+        board_size(f"{board.width}x{board.height}")
         name = f"{board.width}×{board.height}"
     else:
-        width, height = _size(query.get("size", "4x4"))
+        width, height = board_size(query.get("size", "4x4"))
         seed = query_int(query, "seed", 0)
         board = seeded_board(width, height, seed)
         name = f"{width}×{height} #{seed}"
