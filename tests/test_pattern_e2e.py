@@ -211,7 +211,10 @@ def test_a_window_that_is_not_pattern_is_refused_without_input(xserver: Xvfb,
             return screen.grab_window(info).pixels
 
     before, where = shot(), pointer(xserver.display)
-    for args in (("--window", "Fifteen", "--profile", "pattern"), ("--window", "Fifteen")):
+    # Played as a nonogram: since `play` knows the 15-puzzle, a Fifteen window left to the
+    # default game would rightly be played as one.
+    for args in (("--window", "Fifteen", "--game", "nonogram", "--profile", "pattern"),
+                 ("--window", "Fifteen", "--game", "nonogram")):
         result = run_play(xserver.display, *args, timeout=60)
         assert result.returncode == 2, result.stderr + result.stdout
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
