@@ -74,13 +74,7 @@ class Xvfb:
         proc, self._proc = self._proc, None
         if proc is None:
             return
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        stop_process(proc)
         if proc.stderr is not None:
             proc.stderr.close()
 
@@ -114,3 +108,14 @@ def virtual_display(width: int = 1280, height: int = 1024) -> Iterator[Xvfb]:
                 os.environ.pop("DISPLAY", None)
             else:
                 os.environ["DISPLAY"] = old
+
+
+def stop_process(proc: subprocess.Popen, grace: float = 5.0) -> None:
+    """Terminate a child we started, killing it if it outlives `grace` seconds."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -103,14 +103,11 @@ class PatternProcess:
             return screen.grab_window(info).pixels
 
     def close(self) -> None:
+        from autoplayer.screen.xvfb import stop_process
+
         proc, self.proc = self.proc, None
-        if proc is not None and proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        if proc is not None:
+            stop_process(proc)
 
     def __enter__(self) -> PatternProcess:
         return self.start() if self.proc is None else self
