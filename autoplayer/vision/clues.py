@@ -19,7 +19,7 @@ import numpy as np
 
 from autoplayer.geometry import Rect
 from autoplayer.vision.grid import Grid
-from autoplayer.vision.image import dark_ink, luminance, relative_ink, runs, trim
+from autoplayer.vision.image import dark_ink, grounded_ink, luminance, runs, trim
 
 BAND_CONTRAST = 0.35
 """Ink departs from its background by at least this share of the band's strongest ink."""
@@ -113,16 +113,25 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
         _crop(lum, Rect(max(0, board.x - int(3 * pitch)), board.y,
                         min(board.x, int(3 * pitch)), board.h)).ravel(),
     ])
-    dark = dark_ink(near) if near.size else True
-    col_strength = relative_ink(_crop(lum, col_region), (1, long), dark) if col_region.h else None
-    row_strength = relative_ink(_crop(lum, row_region), (long, 1), dark) if row_region.w else None
-    peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_strength, row_strength)
+    dark = _ink_is_dark(lum, grid)
+    if dark is None:
+        dark = dark_ink(near) if near.size else True
+    col_spans = _boundaries(grid.xs, 0, w_img)
+    row_spans = _boundaries(grid.ys, 0, h_img)
+    col_strength = row_strength = col_scale = row_scale = None
+    if col_region.h:
+        band = _crop(lum, col_region)
+        col_scale, col_strength = grounded_ink(
+            band, (1, long), dark, _paper_across(band, col_spans, board.x, 1, dark))
+    if row_region.w:
+        band = _crop(lum, row_region)
+        row_scale, row_strength = grounded_ink(
+            band, (long, 1), dark, _paper_across(band, row_spans, board.y, 0, dark))
+    peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_scale, row_scale)
              if s is not None and s.size]
     peak = max(peaks) if peaks else 0.0
     band_threshold = max(BAND_CONTRAST * peak, 8.0)
 
-    col_spans = _boundaries(grid.xs, 0, w_img)
-    row_spans = _boundaries(grid.ys, 0, h_img)
     columns: list[Strip] = []
     rows: list[Strip] = []
     clipped_columns: list[int] = []
@@ -131,8 +140,10 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
         depth = _extent(ink.any(axis=1)[::-1], pitch)
         for j, (x0, x1) in enumerate(col_spans):
             box = Rect(x0, board.y - depth, x1 - x0, depth)
-            s = col_strength[board.y - depth:, x0 - board.x:x1 - board.x]
-            columns.append(_strip("column", j, box, s, band_threshold, pitch, dark))
+            part = np.s_[board.y - depth:, x0 - board.x:x1 - board.x]
+            s = col_strength[part]
+            columns.append(_strip("column", j, box, s, col_scale[part], band_threshold, pitch,
+                                  dark))
             if box.y == 0 and _touches_far_edge(s, band_threshold, pitch, "column"):
                 clipped_columns.append(j)
     else:
@@ -144,8 +155,9 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
         depth = _extent(ink.any(axis=0)[::-1], pitch)
         for i, (y0, y1) in enumerate(row_spans):
             box = Rect(board.x - depth, y0, depth, y1 - y0)
-            s = row_strength[y0 - board.y:y1 - board.y, board.x - depth:]
-            strip = _strip("row", i, box, s, band_threshold, pitch, dark)
+            part = np.s_[y0 - board.y:y1 - board.y, board.x - depth:]
+            s = row_strength[part]
+            strip = _strip("row", i, box, s, row_scale[part], band_threshold, pitch, dark)
             rows.append(strip)
             if box.x == 0 and _touches_far_edge(s, band_threshold, pitch, "row"):
                 clipped.append(i)
@@ -164,6 +176,47 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
                       tuple(clipped_columns), ink_level, paper_level)
 
 
+def _paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, axis: int,
+                  dark: bool) -> np.ndarray:
+    """Each strip's paper at each point along it: its brightest pixel across the strip
+    there (darkest for light ink). A strip is taller than its digits, so paper shows
+    above or below every stroke; outside every strip nothing is bounded."""
+    ground = np.full_like(band, 255.0 if dark else 0.0)
+    pick = np.max if dark else np.min
+    for a, b in spans:
+        a, b = max(0, a - offset), min(band.shape[axis], b - offset)
+        if b <= a:
+            continue
+        if axis == 0:
+            ground[a:b, :] = pick(band[a:b, :], axis=0)
+        else:
+            ground[:, a:b] = pick(band[:, a:b], axis=1)[:, None]
+    return ground
+
+
+def _ink_is_dark(lum: np.ndarray, grid: Grid) -> bool | None:
+    """Whether clue ink is darker than its ground, voted by the clue cells next to the board.
+
+    Each cell beside the board (where every line's last number sits) is mostly its
+    own ground with a digit on it: the digit is the extreme further from the cell's
+    median. Cells judged one by one are not swayed by what lies beyond a short band
+    (page text, a dark page a band fades into); each votes with its contrast, so
+    cells holding no digit hardly count. None when no cell has room beside the board.
+    """
+    board = grid.rect
+    side = round(grid.pitch)
+    cells = [lum[board.y - side:board.y, x0:x1] for x0, x1 in grid.xs] if board.y >= side else []
+    if board.x >= side:
+        cells += [lum[y0:y1, board.x - side:board.x] for y0, y1 in grid.ys]
+    if not cells:
+        return None
+    votes = 0.0
+    for cell in cells:
+        lo, med, hi = np.percentile(cell, [0.5, 50, 99.5])
+        votes += (med - lo) - (hi - med)
+    return votes >= 0
+
+
 def _touches_far_edge(strength: np.ndarray, threshold: float, pitch: float, kind: str) -> bool:
     """Whether a strip's clue ink runs on to the picture's edge (numbers may be cut off)."""
     ink = strength > threshold
@@ -178,8 +231,8 @@ def _crop(a: np.ndarray, r: Rect) -> np.ndarray:
     return a[max(0, r.y):max(0, r.bottom), max(0, r.x):max(0, r.right)]
 
 
-def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, band_threshold: float,
-           pitch: float, dark: bool = True) -> Strip:
+def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.ndarray,
+           band_threshold: float, pitch: float, dark: bool = True) -> Strip:
     if strength.size == 0:
         return Strip(kind, index, box, ())
     # Keep only what reaches the board without a long blank gap (the band's far side
@@ -189,12 +242,14 @@ def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, band_threshol
     if kind == "row":
         x_off, y_off = box.x + strength.shape[1] - reach, box.y
         strength = strength[:, strength.shape[1] - reach:]
+        scale = scale[:, scale.shape[1] - reach:]
     else:
         x_off, y_off = box.x, box.y + strength.shape[0] - reach
         strength = strength[strength.shape[0] - reach:, :]
+        scale = scale[scale.shape[0] - reach:, :]
     if strength.size == 0:
         return Strip(kind, index, box, ())
-    threshold = max(band_threshold, STRIP_CONTRAST[dark] * float(strength.max()))
+    threshold = max(band_threshold, STRIP_CONTRAST[dark] * float(scale.max()))
     ink = _main_line(_drop_rules(strength > threshold, kind, pitch), kind)
     if not ink.any():
         return Strip(kind, index, box, ())

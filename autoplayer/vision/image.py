@@ -41,16 +41,20 @@ def ink_strength(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool) -> np.
     line-shaped kernel longer than any glyph along the clue strip, so
     gradients and stripes that run along the strip cancel out.
     """
+    return _departure(lum, _background_along(lum, kernel_wh, dark), dark)
+
+
+def _background_along(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool) -> np.ndarray:
     kw, kh = (max(1, int(v) | 1) for v in kernel_wh)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (kw, kh))
     # Beyond the picture's edge the picture goes on as it ends: a dark bar cut by the
     # edge (a page header) is not a valley the closing should fill.
-    if dark:
-        background = cv2.morphologyEx(lum, cv2.MORPH_CLOSE, kernel,
-                                      borderType=cv2.BORDER_REPLICATE)
-        return background - lum
-    background = cv2.morphologyEx(lum, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_REPLICATE)
-    return lum - background
+    op = cv2.MORPH_CLOSE if dark else cv2.MORPH_OPEN
+    return cv2.morphologyEx(lum, op, kernel, borderType=cv2.BORDER_REPLICATE)
+
+
+def _departure(lum: np.ndarray, background: np.ndarray, dark: bool) -> np.ndarray:
+    return background - lum if dark else lum - background
 
 
 def relative_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool,
@@ -62,11 +66,41 @@ def relative_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool,
     background, black ink is full strength on both. The ink colour is the
     region's extreme; departures under `floor` levels stay background.
     """
-    strength = ink_strength(lum, kernel_wh, dark)
+    along = _background_along(lum, kernel_wh, dark)
     if lum.size == 0:
-        return strength
-    ink = float(np.percentile(lum[::2, ::2], 0.2 if dark else 99.8))
-    background = lum + strength if dark else lum - strength
+        return _departure(lum, along, dark)
+    return _relative(lum, along, dark, floor, _ink_colour(lum, dark))
+
+
+def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground: np.ndarray,
+                 floor: float = 8.0) -> tuple[np.ndarray, np.ndarray]:
+    """`relative_ink` along the strip, and ink that also departs from `ground`.
+
+    `ground` is a second background for each pixel, taken across the strip (its
+    paper just above and below the text line). The background along the strip
+    is lifted over a dark page lying between a band and light text beyond it (or
+    over the dark fade at a band's end): there the ground says the paper itself
+    is dark, so nothing departs from it. Ink is what departs from the nearer of
+    the two (mirrored for light ink). Returns (departure along the strip: the
+    contrast scale thresholds are shares of, ink).
+    """
+    along = _background_along(lum, kernel_wh, dark)
+    if lum.size == 0:
+        empty = _departure(lum, along, dark)
+        return empty, empty
+    colour = _ink_colour(lum, dark)
+    nearer = np.minimum(along, ground) if dark else np.maximum(along, ground)
+    return (_relative(lum, along, dark, floor, colour),
+            _relative(lum, nearer, dark, floor, colour))
+
+
+def _ink_colour(lum: np.ndarray, dark: bool) -> float:
+    return float(np.percentile(lum[::2, ::2], 0.2 if dark else 99.8))
+
+
+def _relative(lum: np.ndarray, background: np.ndarray, dark: bool, floor: float,
+              ink: float) -> np.ndarray:
+    strength = _departure(lum, background, dark)
     room = np.abs(background - ink)
     out = strength * 255.0 / np.maximum(room, 1.0)
     out[strength < floor] = 0.0
