@@ -46,11 +46,7 @@ TEMPLATED = {("sans", 12), ("serif", 12), ("serif", 16), ("serif", 20), ("serif"
              ("mono", 12), ("mono", 16), ("mono", 32)}
 """(skin, cell px) read with templates/web-SKIN as well as the state machines."""
 
-_FADE = ("pixel dark theme at 12 px: digits 9 px tall on a band fading to near-black "
-         "merge with their drop shadows")
 KNOWN: dict[tuple[str, str, int, tuple[int, int]], str] = {
-    ("pixel", "dark", 12, (10, 10)): _FADE,
-    ("pixel", "dark", 12, (25, 20)): _FADE,
     ("mono", "dark", 12, (25, 20)): ("mono dark at 12 px: the dotted 0 of a 10 (digits 5 px "
                                      "tall) is read as 8 by both readers"),
     **{("serif", t, 12, b): "serif at 12 px: glyphs 5-7 px tall split and merge wrongly"

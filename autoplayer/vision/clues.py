@@ -119,14 +119,15 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
     col_spans = _boundaries(grid.xs, 0, w_img)
     row_spans = _boundaries(grid.ys, 0, h_img)
     col_strength = row_strength = col_scale = row_scale = None
+    rule_width = _rule_width(pitch)
     if col_region.h:
         band = _crop(lum, col_region)
         col_scale, col_strength = grounded_ink(
-            band, (1, long), dark, _paper_across(band, col_spans, board.x, 1, dark))
+            band, (1, long), dark, _paper_across(band, col_spans, board.x, 1, dark), rule_width)
     if row_region.w:
         band = _crop(lum, row_region)
         row_scale, row_strength = grounded_ink(
-            band, (long, 1), dark, _paper_across(band, row_spans, board.y, 0, dark))
+            band, (long, 1), dark, _paper_across(band, row_spans, board.y, 0, dark), rule_width)
     peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_scale, row_scale)
              if s is not None and s.size]
     peak = max(peaks) if peaks else 0.0
@@ -317,12 +318,17 @@ def _blobs_across(ink: np.ndarray, x_off: int, y_off: int) -> list[Blob]:
     return out
 
 
+def _rule_width(pitch: float) -> int:
+    """The thickest line taken for a rule (a box border, a seam, the frame), not a stroke."""
+    return max(2, int(pitch * 0.12))
+
+
 def _drop_rules(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
     """Remove box borders, separators and the board's frame: thin lines across the whole
     strip, and anything longer along the strip than three cells."""
     across_axis = 0 if kind == "row" else 1
     across = ink.shape[across_axis]
-    thin = max(2, int(pitch * 0.12))
+    thin = _rule_width(pitch)
     full = ink.sum(axis=across_axis) >= across
     if full.any():
         ink = ink.copy()

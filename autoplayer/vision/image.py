@@ -5,6 +5,13 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+RULE_TONES = (0.15, 0.9)
+"""A seam along a clue strip is a line of mid-tones: every pixel of it between these
+shares of the way from the strip's paper to the ink colour. The low end lets drop
+shadows falling on it (a quarter of the way on a grey stripe) stay part of it; the high
+end keeps glyphs out: the edge of stacked digits, continued by their shadows in the gaps
+between them, is a line too, but of ink-coloured pixels."""
+
 
 def luminance(image: np.ndarray) -> np.ndarray:
     """Rec. 601 luma as float32 in 0..255 (a grey image passes through)."""
@@ -45,12 +52,16 @@ def ink_strength(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool) -> np.
 
 
 def _background_along(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool) -> np.ndarray:
-    kw, kh = (max(1, int(v) | 1) for v in kernel_wh)
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (kw, kh))
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, _odd(kernel_wh))
     # Beyond the picture's edge the picture goes on as it ends: a dark bar cut by the
     # edge (a page header) is not a valley the closing should fill.
     op = cv2.MORPH_CLOSE if dark else cv2.MORPH_OPEN
     return cv2.morphologyEx(lum, op, kernel, borderType=cv2.BORDER_REPLICATE)
+
+
+def _odd(kernel_wh: tuple[int, int]) -> tuple[int, int]:
+    kw, kh = (max(1, int(v) | 1) for v in kernel_wh)
+    return kw, kh
 
 
 def _departure(lum: np.ndarray, background: np.ndarray, dark: bool) -> np.ndarray:
@@ -73,7 +84,7 @@ def relative_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool,
 
 
 def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground: np.ndarray,
-                 floor: float = 8.0) -> tuple[np.ndarray, np.ndarray]:
+                 rule_width: int, floor: float = 8.0) -> tuple[np.ndarray, np.ndarray]:
     """`relative_ink` along the strip, and ink that also departs from `ground`.
 
     `ground` is a second background for each pixel, taken across the strip (its
@@ -81,8 +92,15 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
     is lifted over a dark page lying between a band and light text beyond it (or
     over the dark fade at a band's end): there the ground says the paper itself
     is dark, so nothing departs from it. Ink is what departs from the nearer of
-    the two (mirrored for light ink). Returns (departure along the strip: the
-    contrast scale thresholds are shares of, ink).
+    the two (mirrored for light ink).
+
+    A seam running along the strip (between two bands) is no ink either, however
+    drop shadows falling on it break it up: mid-tones (`RULE_TONES`) without a
+    break for longer than the kernel (longer than any glyph) and at most
+    `rule_width` thick. (Thicker, it is a stripe of another shade the strip's edge
+    cuts into, or a shade across the band.)
+    Returns (departure along the strip: the contrast scale thresholds are shares
+    of, ink).
     """
     along = _background_along(lum, kernel_wh, dark)
     if lum.size == 0:
@@ -90,8 +108,17 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
         return empty, empty
     colour = _ink_colour(lum, dark)
     nearer = np.minimum(along, ground) if dark else np.maximum(along, ground)
-    return (_relative(lum, along, dark, floor, colour),
-            _relative(lum, nearer, dark, floor, colour))
+    ink = _relative(lum, nearer, dark, floor, colour)
+    below, room = _departure(lum, ground, dark), np.abs(ground - colour)
+    low, high = RULE_TONES
+    mid = (below > np.maximum(low * room, floor)) & (below < high * room)
+    kw, kh = _odd(kernel_wh)
+    long = cv2.morphologyEx(mid.view(np.uint8), cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_RECT, (kw, kh)))
+    thick = (1, rule_width + 1) if kw > kh else (rule_width + 1, 1)
+    wide = cv2.morphologyEx(long, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, thick))
+    ink[(long > 0) & (wide == 0)] = 0.0
+    return _relative(lum, along, dark, floor, colour), ink
 
 
 def _ink_colour(lum: np.ndarray, dark: bool) -> float:
