@@ -206,16 +206,16 @@ def _ink_is_dark(lum: np.ndarray, grid: Grid) -> bool | None:
     """
     board = grid.rect
     side = round(grid.pitch)
-    cells = [lum[board.y - side:board.y, x0:x1] for x0, x1 in grid.xs] if board.y >= side else []
+    k = min(b - a for a, b in (*grid.xs, *grid.ys))
+    cells = []
+    if board.y >= side:
+        cells += [lum[board.y - side:board.y, x0:x0 + k].ravel() for x0, _ in grid.xs]
     if board.x >= side:
-        cells += [lum[y0:y1, board.x - side:board.x] for y0, y1 in grid.ys]
-    if not cells:
+        cells += [lum[y0:y0 + k, board.x - side:board.x].ravel() for y0, _ in grid.ys]
+    if not cells or k < 1:
         return None
-    votes = 0.0
-    for cell in cells:
-        lo, med, hi = np.percentile(cell, [0.5, 50, 99.5])
-        votes += (med - lo) - (hi - med)
-    return votes >= 0
+    lo, med, hi = np.percentile(np.stack(cells), [0.5, 50, 99.5], axis=1)
+    return bool(((med - lo) - (hi - med)).sum() >= 0)
 
 
 def _touches_far_edge(strength: np.ndarray, threshold: float, pitch: float, kind: str) -> bool:

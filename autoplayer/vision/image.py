@@ -107,8 +107,10 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
         empty = _departure(lum, along, dark)
         return empty, empty
     colour = _ink_colour(lum, dark)
-    nearer = np.minimum(along, ground) if dark else np.maximum(along, ground)
-    ink = _relative(lum, nearer, dark, floor, colour)
+    scale = _relative(lum, along, dark, floor, colour)
+    ink = scale.copy()
+    lifted = ground < along if dark else ground > along  # few pixels: recompute just those
+    ink[lifted] = _relative(lum[lifted], ground[lifted], dark, floor, colour)
     below, room = _departure(lum, ground, dark), np.abs(ground - colour)
     low, high = RULE_TONES
     mid = (below > np.maximum(low * room, floor)) & (below < high * room)
@@ -117,8 +119,8 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
                             cv2.getStructuringElement(cv2.MORPH_RECT, (kw, kh)))
     thick = (1, rule_width + 1) if kw > kh else (rule_width + 1, 1)
     wide = cv2.morphologyEx(long, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, thick))
-    ink[(long > 0) & (wide == 0)] = 0.0
-    return _relative(lum, along, dark, floor, colour), ink
+    ink[cv2.subtract(long, wide).view(bool)] = 0.0
+    return scale, ink
 
 
 def _ink_colour(lum: np.ndarray, dark: bool) -> float:
