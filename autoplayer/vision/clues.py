@@ -2,8 +2,11 @@
 
 Column clues sit above the grid, row clues left of it. Ink is whatever departs
 from the local background towards the minority extreme (dark text on light or
-light on dark), at a contrast learned from the band itself, so drop shadows,
-grey "0" boxes and pale stripes stay background. Numbers are told apart from
+light on dark, as the clue cells beside the board vote), at a contrast learned
+from the band itself, so drop shadows, grey "0" boxes and pale stripes stay
+background. The background is local both along a strip and across it (the
+strip's own paper), so a band fading into a dark page, the page beside it and
+the seams between bands stay background too. Numbers are told apart from
 the digits inside them by the gaps between ink columns: the gap threshold is
 learned from all strips at once, and each row strip's split into numbers is
 scored as a whole (see `split_numbers`).
