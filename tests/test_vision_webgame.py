@@ -53,12 +53,8 @@ _SHORT = ("pixel dark, 5x5 board: the band is so short that the page's text besi
 KNOWN: dict[tuple[str, str, int, tuple[int, int]], str] = {
     ("pixel", "dark", 12, (10, 10)): _FADE,
     ("pixel", "dark", 12, (25, 20)): _FADE,
-    ("mono", "dark", 12, (25, 20)): ("mono dark at 12 px: the dotted 0 of a 10 (digits 5 px "
-                                     "tall) is read as 8 by both readers"),
     ("pixel", "dark", 24, (5, 5)): _SHORT,
     ("pixel", "dark", 32, (5, 5)): _SHORT,
-    **{("serif", t, 12, b): "serif at 12 px: glyphs 5-7 px tall split and merge wrongly"
-       for t in THEMES for b in BOARDS[12]},
 }
 """(skin, theme, cell px, board) that still misread, with why."""
 

@@ -26,6 +26,12 @@ BAND_CONTRAST = 0.35
 STRIP_CONTRAST = {True: 0.45, False: 0.55}
 """... and by this share of its own strip's strongest ink: more for light ink on a dark
 ground, whose antialiased edges spread wider in luminance (keyed by `dark` ink)."""
+HAIRLINE_WIDTH = 1.0
+"""Glyph strokes this many pixels wide (median ink run along a scanline) or less are
+hairlines: see `_hairline`."""
+HAIRLINE_CONTRAST = 0.35
+"""A hairline font's ink departs from its background by this share of its glyphs'
+typical (90th percentile) ink."""
 BAND_END_GAP = 0.95
 """A band ends after this many cell pitches without ink (stacked column numbers leave
 less than a pitch between them; the page above a band, a status line, may leave just
@@ -76,6 +82,9 @@ class ClueLayout:
     """Luminance of the clue ink, and of the ground it stands on near the board: cells
     whose colour is nearer the ink are filled, whichever way the theme runs."""
     paper_level: float | None = None
+    digit_width: float | None = None
+    """Typical width of one digit (the widest common one), from blobs no wider than a digit
+    is tall; None when there are none."""
 
 
 def _boundaries(spans: tuple[tuple[int, int], ...], lo: int, hi: int) -> list[tuple[int, int]]:
@@ -123,45 +132,79 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
 
     col_spans = _boundaries(grid.xs, 0, w_img)
     row_spans = _boundaries(grid.ys, 0, h_img)
-    columns: list[Strip] = []
-    rows: list[Strip] = []
-    clipped_columns: list[int] = []
-    if col_strength is not None and col_strength.size:
-        ink = col_strength > band_threshold
-        depth = _extent(ink.any(axis=1)[::-1], pitch)
-        for j, (x0, x1) in enumerate(col_spans):
-            box = Rect(x0, board.y - depth, x1 - x0, depth)
-            s = col_strength[board.y - depth:, x0 - board.x:x1 - board.x]
-            columns.append(_strip("column", j, box, s, band_threshold, pitch, dark))
-            if box.y == 0 and _touches_far_edge(s, band_threshold, pitch, "column"):
-                clipped_columns.append(j)
-    else:
-        columns = [Strip("column", j, Rect(x0, 0, x1 - x0, 0), ()) for j, (x0, x1)
-                   in enumerate(col_spans)]
-    clipped: list[int] = []
-    if row_strength is not None and row_strength.size:
-        ink = row_strength > band_threshold
-        depth = _extent(ink.any(axis=0)[::-1], pitch)
-        for i, (y0, y1) in enumerate(row_spans):
-            box = Rect(board.x - depth, y0, depth, y1 - y0)
-            s = row_strength[y0 - board.y:y1 - board.y, board.x - depth:]
-            strip = _strip("row", i, box, s, band_threshold, pitch, dark)
-            rows.append(strip)
-            if box.x == 0 and _touches_far_edge(s, band_threshold, pitch, "row"):
-                clipped.append(i)
-    else:
-        rows = [Strip("row", i, Rect(0, y0, 0, y1 - y0), ()) for i, (y0, y1)
-                in enumerate(row_spans)]
-    rows = drop_frame(rows, pitch)
-    columns = drop_frame(columns, pitch)
+
+    def cut(col_hair: float | None = None, row_hair: float | None = None
+            ) -> tuple[list[Strip], list[Strip], list[int], list[int]]:
+        columns: list[Strip] = []
+        rows: list[Strip] = []
+        clipped_columns: list[int] = []
+        clipped: list[int] = []
+        if col_strength is not None and col_strength.size:
+            ink = col_strength > band_threshold
+            depth = _extent(ink.any(axis=1)[::-1], pitch)
+            for j, (x0, x1) in enumerate(col_spans):
+                box = Rect(x0, board.y - depth, x1 - x0, depth)
+                s = col_strength[board.y - depth:, x0 - board.x:x1 - board.x]
+                columns.append(_strip("column", j, box, s, band_threshold, pitch, dark, col_hair))
+                if box.y == 0 and _touches_far_edge(s, band_threshold, pitch, "column"):
+                    clipped_columns.append(j)
+        else:
+            columns = [Strip("column", j, Rect(x0, 0, x1 - x0, 0), ()) for j, (x0, x1)
+                       in enumerate(col_spans)]
+        if row_strength is not None and row_strength.size:
+            ink = row_strength > band_threshold
+            depth = _extent(ink.any(axis=0)[::-1], pitch)
+            for i, (y0, y1) in enumerate(row_spans):
+                box = Rect(board.x - depth, y0, depth, y1 - y0)
+                s = row_strength[y0 - board.y:y1 - board.y, board.x - depth:]
+                rows.append(_strip("row", i, box, s, band_threshold, pitch, dark, row_hair))
+                if box.x == 0 and _touches_far_edge(s, band_threshold, pitch, "row"):
+                    clipped.append(i)
+        else:
+            rows = [Strip("row", i, Rect(0, y0, 0, y1 - y0), ()) for i, (y0, y1)
+                    in enumerate(row_spans)]
+        return drop_frame(rows, pitch), drop_frame(columns, pitch), clipped, clipped_columns
+
+    rows, columns, clipped, clipped_columns = cut()
+    if _hairline(rows, columns):
+        rows, columns, clipped, clipped_columns = cut(
+            _hairline_threshold(columns, col_strength, board.x, 0),
+            _hairline_threshold(rows, row_strength, 0, board.y))
     heights = [b.box.h for s in (*rows, *columns) for g in s.groups for b in g]
     digit_height = float(np.median(heights)) if heights else pitch * 0.6
+    widths = [b.box.w for s in (*rows, *columns) for g in s.groups for b in g
+              if b.box.w <= 1.1 * digit_height]
+    digit_width = float(np.percentile(widths, 75)) if widths else None
     ink_level = paper_level = None
     if near.size:
         ink_level = float(np.percentile(near, 0.5 if dark else 99.5))
         paper_level = float(np.median(near))
     return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped),
-                      tuple(clipped_columns), ink_level, paper_level)
+                      tuple(clipped_columns), ink_level, paper_level, digit_width)
+
+
+def _hairline(rows: list[Strip], columns: list[Strip]) -> bool:
+    """Whether the clue font is drawn in strokes a pixel wide or less.
+
+    Antialiasing spreads such a stroke over two pixels at well under full ink, so the
+    usual threshold keeps only parts of it and small digits fall apart.
+    """
+    widths = [e - a for s in (*rows, *columns) for g in s.groups for b in g
+              for row in b.mask for a, e in runs(row)]
+    return bool(widths) and float(np.median(widths)) <= HAIRLINE_WIDTH
+
+
+def _hairline_threshold(strips: list[Strip], strength: np.ndarray | None, x0: int, y0: int
+                        ) -> float | None:
+    """An ink threshold for hairline glyphs: a share of the glyphs' own typical ink (their
+    strongest pixels stay under the band's extreme), so what is left of a hairline counts."""
+    if strength is None:
+        return None
+    values = [strength[b.box.y - y0:b.box.bottom - y0, b.box.x - x0:b.box.right - x0][b.mask]
+              for s in strips for g in s.groups for b in g]
+    if not values:
+        return None
+    return max(8.0, HAIRLINE_CONTRAST * float(np.percentile(np.concatenate(values), 90)))
 
 
 def _touches_far_edge(strength: np.ndarray, threshold: float, pitch: float, kind: str) -> bool:
@@ -179,7 +222,7 @@ def _crop(a: np.ndarray, r: Rect) -> np.ndarray:
 
 
 def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, band_threshold: float,
-           pitch: float, dark: bool = True) -> Strip:
+           pitch: float, dark: bool = True, hairline: float | None = None) -> Strip:
     if strength.size == 0:
         return Strip(kind, index, box, ())
     # Keep only what reaches the board without a long blank gap (the band's far side
@@ -194,7 +237,8 @@ def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, band_threshol
         strength = strength[strength.shape[0] - reach:, :]
     if strength.size == 0:
         return Strip(kind, index, box, ())
-    threshold = max(band_threshold, STRIP_CONTRAST[dark] * float(strength.max()))
+    threshold = hairline if hairline is not None else max(
+        band_threshold, STRIP_CONTRAST[dark] * float(strength.max()))
     ink = _main_line(_drop_rules(strength > threshold, kind, pitch), kind)
     if not ink.any():
         return Strip(kind, index, box, ())
@@ -325,25 +369,36 @@ def _drop_specks(groups: list[tuple[Blob, ...]]) -> list[tuple[Blob, ...]]:
     return out
 
 
-def split_touching(blob: Blob, digit_height: float) -> list[Glyph]:
-    """Cut a blob into digits where it is too wide for one, at its thinnest columns."""
+def split_touching(blob: Blob, digit_height: float, digit_width: float | None = None
+                   ) -> list[Glyph]:
+    """Cut a blob into digits where it is too wide for one.
+
+    It is cut into as many digits as the band's typical digit width (when known) says, each
+    cut where the ink on either side is least connected: between two columns whose
+    ink does not touch (even diagonally) if there is such a place near where the cut
+    should fall, else at the thinnest columns.
+    """
     mask = blob.mask
     h, w = mask.shape
     widest_digit = 1.1 * max(h, digit_height)
     if w <= widest_digit or w < 4:
         return [Glyph(blob.box, mask)]
-    parts = max(2, round(w / (0.62 * max(h, digit_height))))
-    parts = min(parts, 3)
+    typical = digit_width if digit_width else 0.62 * max(h, digit_height)
+    parts = min(3, max(2, int(w / typical + 0.5)))
     column_ink = mask.sum(axis=0).astype(float)
+    # links[b]: ink pixels of column b - 1 touching ink of column b (8-connected).
+    padded = np.pad(mask, ((1, 1), (0, 0)))
+    near = padded[:-2, 1:] | padded[1:-1, 1:] | padded[2:, 1:]
+    links = np.concatenate(([0], (mask[:, :-1] & near).sum(axis=0)))
     cuts = []
     for k in range(1, parts):
         centre = w * k / parts
         lo, hi = int(centre - w / (3 * parts)), int(centre + w / (3 * parts)) + 1
         lo, hi = max(1, lo), min(w - 1, hi)
-        window = column_ink[lo:hi]
-        if window.size == 0:
+        if hi <= lo:
             return [Glyph(blob.box, mask)]
-        cuts.append(lo + int(np.argmin(window)))
+        cuts.append(min(range(lo, hi), key=lambda b: (links[b], column_ink[b - 1] + column_ink[b],
+                                                      abs(b - centre))))
     glyphs = []
     edges = [0, *cuts, w]
     for a, b in itertools.pairwise(edges):

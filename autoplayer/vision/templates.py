@@ -23,6 +23,8 @@ from autoplayer.vision.image import trim
 SIZE = (12, 16)
 """Width and height every glyph is resampled to before comparison."""
 INDEX = "index.json"
+MARGIN = 0.15
+"""A best match this much more similar than the next digit's is fully confident."""
 
 
 def normalise(mask: np.ndarray) -> np.ndarray:
@@ -90,13 +92,18 @@ class TemplateSet:
         out = []
         for i, (d, s) in enumerate(ranked):
             nxt = ranked[i + 1][1] if i + 1 < len(ranked) else -1.0
-            conf = max(0.0, s) * min(1.0, max(0.0, s - nxt) / 0.15) if i == 0 else 0.0
+            conf = confidence_over(s, nxt) if i == 0 else 0.0
             out.append((d, conf))
         return out
 
     @property
     def digits(self) -> set[int]:
         return {d for d, ms in self.samples.items() if ms}
+
+
+def confidence_over(score: float, other: float) -> float:
+    """How sure a match of similarity `score` is against a rival digit's `other`."""
+    return max(0.0, score) * min(1.0, max(0.0, score - other) / MARGIN)
 
 
 def templates_dir(name_or_path: str | Path) -> Path:
