@@ -29,6 +29,8 @@ ground, whose antialiased edges spread wider in luminance (keyed by `dark` ink).
 HAIRLINE_WIDTH = 1.0
 """Glyph strokes this many pixels wide (median ink run along a scanline) or less are
 hairlines: see `_hairline`."""
+HAIRLINE_SOLID = 0.8
+"""... and antialiased: under this share of their ink pixels reach 90% of the strongest."""
 HAIRLINE_CONTRAST = 0.35
 """A hairline font's ink departs from its background by this share of its glyphs'
 typical (90th percentile) ink."""
@@ -166,10 +168,10 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
         return drop_frame(rows, pitch), drop_frame(columns, pitch), clipped, clipped_columns
 
     rows, columns, clipped, clipped_columns = cut()
-    if _hairline(rows, columns):
-        rows, columns, clipped, clipped_columns = cut(
-            _hairline_threshold(columns, col_strength, board.x, 0),
-            _hairline_threshold(rows, row_strength, 0, board.y))
+    inks = [_glyph_ink(columns, col_strength, board.x, 0),
+            _glyph_ink(rows, row_strength, 0, board.y)]
+    if _hairline(rows, columns, inks):
+        rows, columns, clipped, clipped_columns = cut(*map(_hairline_threshold, inks))
     heights = [b.box.h for s in (*rows, *columns) for g in s.groups for b in g]
     digit_height = float(np.median(heights)) if heights else pitch * 0.6
     widths = [b.box.w for s in (*rows, *columns) for g in s.groups for b in g
@@ -183,28 +185,38 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
                       tuple(clipped_columns), ink_level, paper_level, digit_width)
 
 
-def _hairline(rows: list[Strip], columns: list[Strip]) -> bool:
-    """Whether the clue font is drawn in strokes a pixel wide or less.
+def _glyph_ink(strips: list[Strip], strength: np.ndarray | None, x0: int, y0: int
+               ) -> np.ndarray:
+    """The ink strength of every glyph pixel of a band (`strength` starts at x0, y0)."""
+    if strength is None:
+        return np.zeros(0, np.float32)
+    values = [strength[b.box.y - y0:b.box.bottom - y0, b.box.x - x0:b.box.right - x0][b.mask]
+              for s in strips for g in s.groups for b in g]
+    return np.concatenate(values) if values else np.zeros(0, np.float32)
+
+
+def _hairline(rows: list[Strip], columns: list[Strip], inks: list[np.ndarray]) -> bool:
+    """Whether the clue font is drawn in antialiased strokes a pixel wide or less.
 
     Antialiasing spreads such a stroke over two pixels at well under full ink, so the
-    usual threshold keeps only parts of it and small digits fall apart.
+    usual threshold keeps only parts of it and small digits fall apart. A font drawn
+    without antialiasing has nothing fainter to recover: nearly all its ink is at full
+    strength.
     """
     widths = [e - a for s in (*rows, *columns) for g in s.groups for b in g
               for row in b.mask for a, e in runs(row)]
-    return bool(widths) and float(np.median(widths)) <= HAIRLINE_WIDTH
+    if not widths or float(np.median(widths)) > HAIRLINE_WIDTH:
+        return False
+    ink = np.concatenate(inks)
+    return bool(ink.size) and float(np.mean(ink >= 0.9 * ink.max())) < HAIRLINE_SOLID
 
 
-def _hairline_threshold(strips: list[Strip], strength: np.ndarray | None, x0: int, y0: int
-                        ) -> float | None:
+def _hairline_threshold(ink: np.ndarray) -> float | None:
     """An ink threshold for hairline glyphs: a share of the glyphs' own typical ink (their
     strongest pixels stay under the band's extreme), so what is left of a hairline counts."""
-    if strength is None:
+    if not ink.size:
         return None
-    values = [strength[b.box.y - y0:b.box.bottom - y0, b.box.x - x0:b.box.right - x0][b.mask]
-              for s in strips for g in s.groups for b in g]
-    if not values:
-        return None
-    return max(8.0, HAIRLINE_CONTRAST * float(np.percentile(np.concatenate(values), 90)))
+    return max(8.0, HAIRLINE_CONTRAST * float(np.percentile(ink, 90)))
 
 
 def _touches_far_edge(strength: np.ndarray, threshold: float, pitch: float, kind: str) -> bool:
