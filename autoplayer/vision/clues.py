@@ -12,6 +12,7 @@ scored as a whole (see `split_numbers`).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -168,10 +169,12 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
         return drop_frame(rows, pitch), drop_frame(columns, pitch), clipped, clipped_columns
 
     rows, columns, clipped, clipped_columns = cut()
-    inks = [_glyph_ink(columns, col_strength, board.x, 0),
-            _glyph_ink(rows, row_strength, 0, board.y)]
+    def inks() -> list[np.ndarray]:
+        return [_glyph_ink(columns, col_strength, board.x, 0),
+                _glyph_ink(rows, row_strength, 0, board.y)]
+
     if _hairline(rows, columns, inks):
-        rows, columns, clipped, clipped_columns = cut(*map(_hairline_threshold, inks))
+        rows, columns, clipped, clipped_columns = cut(*map(_hairline_threshold, inks()))
     heights = [b.box.h for s in (*rows, *columns) for g in s.groups for b in g]
     digit_height = float(np.median(heights)) if heights else pitch * 0.6
     widths = [b.box.w for s in (*rows, *columns) for g in s.groups for b in g
@@ -195,19 +198,28 @@ def _glyph_ink(strips: list[Strip], strength: np.ndarray | None, x0: int, y0: in
     return np.concatenate(values) if values else np.zeros(0, np.float32)
 
 
-def _hairline(rows: list[Strip], columns: list[Strip], inks: list[np.ndarray]) -> bool:
+def _hairline(rows: list[Strip], columns: list[Strip], inks: Callable[[], list[np.ndarray]]
+              ) -> bool:
     """Whether the clue font is drawn in antialiased strokes a pixel wide or less.
 
     Antialiasing spreads such a stroke over two pixels at well under full ink, so the
     usual threshold keeps only parts of it and small digits fall apart. A font drawn
-    without antialiasing has nothing fainter to recover: nearly all its ink is at full
-    strength.
+    without antialiasing has nothing fainter to recover: nearly all its ink (`inks`,
+    asked for only when the strokes are thin) is at full strength.
     """
-    widths = [e - a for s in (*rows, *columns) for g in s.groups for b in g
-              for row in b.mask for a, e in runs(row)]
-    if not widths or float(np.median(widths)) > HAIRLINE_WIDTH:
+    masks = [b.mask for s in (*rows, *columns) for g in s.groups for b in g]
+    if not masks:
         return False
-    ink = np.concatenate(inks)
+    # Every mask's rows end to end, a blank after each row, so runs never join across.
+    rowwise = []
+    for m in masks:
+        padded = np.zeros((m.shape[0], m.shape[1] + 1), bool)
+        padded[:, :-1] = m
+        rowwise.append(padded.ravel())
+    widths = np.diff(np.flatnonzero(np.diff(np.concatenate(([False], *rowwise)).astype(np.int8))))
+    if float(np.median(widths[::2])) > HAIRLINE_WIDTH:
+        return False
+    ink = np.concatenate(inks())
     return bool(ink.size) and float(np.mean(ink >= 0.9 * ink.max())) < HAIRLINE_SOLID
 
 
