@@ -75,6 +75,12 @@ def read_digit(glyph: Glyph, templates: TemplateSet | None = None) -> DigitReadi
     m_best, m_conf = machine[0]
     if m_best == t_best:
         conf = 1 - (1 - m_conf) * (1 - t_conf)
+        tied = [d for d in matched[1:] if similar[d] >= top - TEMPLATE_TIE]
+        if tied:
+            # This very bitmap was calibrated as another digit too: only the machines
+            # tell them apart, so the reading is no surer than a disagreement.
+            distances = scanline.scores(glyph.mask)
+            conf = 0.5 * scanline.confidence_over(distances[t_best], distances[tied[0]])
         return DigitReading(glyph, _spread([(t_best, conf)] + [(d, 0.0) for d in matched[1:]]),
                             "both")
     # They disagree. Each reader's case is how sure it is of its digit against the other
