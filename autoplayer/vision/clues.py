@@ -3,7 +3,9 @@
 Column clues sit above the grid, row clues left of it. Ink is whatever departs
 from the local background towards the minority extreme (dark text on light or
 light on dark), at a contrast learned from the band itself, so drop shadows,
-grey "0" boxes and pale stripes stay background. Numbers are told apart from
+grey "0" boxes and pale stripes stay background; a font drawn in antialiased strokes
+a pixel wide or less is cut again against its glyphs' own ink (see `_hairline`), as
+no pixel of a hairline reaches full ink. Numbers are told apart from
 the digits inside them by the gaps between ink columns: the gap threshold is
 learned from all strips at once, and each row strip's split into numbers is
 scored as a whole (see `split_numbers`).
