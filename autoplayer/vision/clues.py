@@ -6,7 +6,9 @@ light on dark, as the clue cells beside the board vote), at a contrast learned
 from the band itself, so drop shadows, grey "0" boxes and pale stripes stay
 background. The background is local both along a strip and across it (the
 strip's own paper), so a band fading into a dark page, the page beside it and
-the seams between bands stay background too. Numbers are told apart from
+the seams between bands stay background too. A font drawn in antialiased strokes
+a pixel wide or less is cut again against its glyphs' own ink (see `_hairline`), as
+no pixel of a hairline reaches full ink. Numbers are told apart from
 the digits inside them by the gaps between ink columns: the gap threshold is
 learned from all strips at once, and each row strip's split into numbers is
 scored as a whole (see `split_numbers`).
@@ -15,6 +17,7 @@ scored as a whole (see `split_numbers`).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -29,6 +32,14 @@ BAND_CONTRAST = 0.35
 STRIP_CONTRAST = {True: 0.45, False: 0.55}
 """... and by this share of its own strip's strongest ink: more for light ink on a dark
 ground, whose antialiased edges spread wider in luminance (keyed by `dark` ink)."""
+HAIRLINE_WIDTH = 1.0
+"""Glyph strokes this many pixels wide (median ink run along a scanline) or less are
+hairlines: see `_hairline`."""
+HAIRLINE_SOLID = 0.8
+"""... and antialiased: under this share of their ink pixels reach 90% of the strongest."""
+HAIRLINE_CONTRAST = 0.35
+"""A hairline font's ink departs from its background by this share of its glyphs'
+typical (90th percentile) ink."""
 BAND_END_GAP = 0.95
 """A band ends after this many cell pitches without ink (stacked column numbers leave
 less than a pitch between them; the page above a band, a status line, may leave just
@@ -79,6 +90,9 @@ class ClueLayout:
     """Luminance of the clue ink, and of the ground it stands on near the board: cells
     whose colour is nearer the ink are filled, whichever way the theme runs."""
     paper_level: float | None = None
+    digit_width: float | None = None
+    """Typical width of one digit (the widest common one), from blobs no wider than a digit
+    is tall; None when there are none."""
 
 
 def _boundaries(spans: tuple[tuple[int, int], ...], lo: int, hi: int) -> list[tuple[int, int]]:
@@ -136,48 +150,103 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
     peak = max(peaks) if peaks else 0.0
     band_threshold = max(BAND_CONTRAST * peak, 8.0)
 
-    columns: list[Strip] = []
-    rows: list[Strip] = []
-    clipped_columns: list[int] = []
-    if col_strength is not None and col_strength.size:
-        ink = col_strength > band_threshold
-        depth = _extent(ink.any(axis=1)[::-1], pitch)
-        for j, (x0, x1) in enumerate(col_spans):
-            box = Rect(x0, board.y - depth, x1 - x0, depth)
-            part = np.s_[board.y - depth:, x0 - board.x:x1 - board.x]
-            s = col_strength[part]
-            columns.append(_strip("column", j, box, s, col_scale[part], band_threshold, pitch,
-                                  dark))
-            if box.y == 0 and _touches_far_edge(s, band_threshold, pitch, "column"):
-                clipped_columns.append(j)
-    else:
-        columns = [Strip("column", j, Rect(x0, 0, x1 - x0, 0), ()) for j, (x0, x1)
-                   in enumerate(col_spans)]
-    clipped: list[int] = []
-    if row_strength is not None and row_strength.size:
-        ink = row_strength > band_threshold
-        depth = _extent(ink.any(axis=0)[::-1], pitch)
-        for i, (y0, y1) in enumerate(row_spans):
-            box = Rect(board.x - depth, y0, depth, y1 - y0)
-            part = np.s_[y0 - board.y:y1 - board.y, board.x - depth:]
-            s = row_strength[part]
-            strip = _strip("row", i, box, s, row_scale[part], band_threshold, pitch, dark)
-            rows.append(strip)
-            if box.x == 0 and _touches_far_edge(s, band_threshold, pitch, "row"):
-                clipped.append(i)
-    else:
-        rows = [Strip("row", i, Rect(0, y0, 0, y1 - y0), ()) for i, (y0, y1)
-                in enumerate(row_spans)]
-    rows = drop_frame(rows, pitch)
-    columns = drop_frame(columns, pitch)
+    def cut(col_hair: float | None = None, row_hair: float | None = None
+            ) -> tuple[list[Strip], list[Strip], list[int], list[int]]:
+        columns: list[Strip] = []
+        rows: list[Strip] = []
+        clipped_columns: list[int] = []
+        clipped: list[int] = []
+        if col_strength is not None and col_strength.size:
+            ink = col_strength > band_threshold
+            depth = _extent(ink.any(axis=1)[::-1], pitch)
+            for j, (x0, x1) in enumerate(col_spans):
+                box = Rect(x0, board.y - depth, x1 - x0, depth)
+                part = np.s_[board.y - depth:, x0 - board.x:x1 - board.x]
+                s = col_strength[part]
+                columns.append(_strip("column", j, box, s, col_scale[part], band_threshold,
+                                      pitch, dark, col_hair))
+                if box.y == 0 and _touches_far_edge(s, band_threshold, pitch, "column"):
+                    clipped_columns.append(j)
+        else:
+            columns = [Strip("column", j, Rect(x0, 0, x1 - x0, 0), ()) for j, (x0, x1)
+                       in enumerate(col_spans)]
+        if row_strength is not None and row_strength.size:
+            ink = row_strength > band_threshold
+            depth = _extent(ink.any(axis=0)[::-1], pitch)
+            for i, (y0, y1) in enumerate(row_spans):
+                box = Rect(board.x - depth, y0, depth, y1 - y0)
+                part = np.s_[y0 - board.y:y1 - board.y, board.x - depth:]
+                s = row_strength[part]
+                rows.append(_strip("row", i, box, s, row_scale[part], band_threshold, pitch,
+                                   dark, row_hair))
+                if box.x == 0 and _touches_far_edge(s, band_threshold, pitch, "row"):
+                    clipped.append(i)
+        else:
+            rows = [Strip("row", i, Rect(0, y0, 0, y1 - y0), ()) for i, (y0, y1)
+                    in enumerate(row_spans)]
+        return drop_frame(rows, pitch), drop_frame(columns, pitch), clipped, clipped_columns
+
+    rows, columns, clipped, clipped_columns = cut()
+    def inks() -> list[np.ndarray]:
+        return [_glyph_ink(columns, col_strength, board.x, 0),
+                _glyph_ink(rows, row_strength, 0, board.y)]
+
+    if _hairline(rows, columns, inks):
+        rows, columns, clipped, clipped_columns = cut(*map(_hairline_threshold, inks()))
     heights = [b.box.h for s in (*rows, *columns) for g in s.groups for b in g]
     digit_height = float(np.median(heights)) if heights else pitch * 0.6
+    widths = [b.box.w for s in (*rows, *columns) for g in s.groups for b in g
+              if b.box.w <= 1.1 * digit_height]
+    digit_width = float(np.percentile(widths, 75)) if widths else None
     ink_level = paper_level = None
     if near.size:
         ink_level = float(np.percentile(near, 0.5 if dark else 99.5))
         paper_level = float(np.median(near))
     return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped),
-                      tuple(clipped_columns), ink_level, paper_level)
+                      tuple(clipped_columns), ink_level, paper_level, digit_width)
+
+
+def _glyph_ink(strips: list[Strip], strength: np.ndarray | None, x0: int, y0: int
+               ) -> np.ndarray:
+    """The ink strength of every glyph pixel of a band (`strength` starts at x0, y0)."""
+    if strength is None:
+        return np.zeros(0, np.float32)
+    values = [strength[b.box.y - y0:b.box.bottom - y0, b.box.x - x0:b.box.right - x0][b.mask]
+              for s in strips for g in s.groups for b in g]
+    return np.concatenate(values) if values else np.zeros(0, np.float32)
+
+
+def _hairline(rows: list[Strip], columns: list[Strip], inks: Callable[[], list[np.ndarray]]
+              ) -> bool:
+    """Whether the clue font is drawn in antialiased strokes a pixel wide or less.
+
+    Antialiasing spreads such a stroke over two pixels at well under full ink, so the
+    usual threshold keeps only parts of it and small digits fall apart. A font drawn
+    without antialiasing has nothing fainter to recover: nearly all its ink (`inks`,
+    asked for only when the strokes are thin) is at full strength.
+    """
+    masks = [b.mask for s in (*rows, *columns) for g in s.groups for b in g]
+    if not masks:
+        return False
+    # Every mask's rows end to end, a blank after each row, so runs never join across.
+    rowwise = []
+    for m in masks:
+        padded = np.zeros((m.shape[0], m.shape[1] + 1), bool)
+        padded[:, :-1] = m
+        rowwise.append(padded.ravel())
+    widths = np.diff(np.flatnonzero(np.diff(np.concatenate(([False], *rowwise)).astype(np.int8))))
+    if float(np.median(widths[::2])) > HAIRLINE_WIDTH:
+        return False
+    ink = np.concatenate(inks())
+    return bool(ink.size) and float(np.mean(ink >= 0.9 * ink.max())) < HAIRLINE_SOLID
+
+
+def _hairline_threshold(ink: np.ndarray) -> float | None:
+    """An ink threshold for hairline glyphs: a share of the glyphs' own typical ink (their
+    strongest pixels stay under the band's extreme), so what is left of a hairline counts."""
+    if not ink.size:
+        return None
+    return max(8.0, HAIRLINE_CONTRAST * float(np.percentile(ink, 90)))
 
 
 def _paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, axis: int,
@@ -236,7 +305,8 @@ def _crop(a: np.ndarray, r: Rect) -> np.ndarray:
 
 
 def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.ndarray,
-           band_threshold: float, pitch: float, dark: bool = True) -> Strip:
+           band_threshold: float, pitch: float, dark: bool = True,
+           hairline: float | None = None) -> Strip:
     if strength.size == 0:
         return Strip(kind, index, box, ())
     # Keep only what reaches the board without a long blank gap (the band's far side
@@ -253,7 +323,8 @@ def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.nda
         scale = scale[scale.shape[0] - reach:, :]
     if strength.size == 0:
         return Strip(kind, index, box, ())
-    threshold = max(band_threshold, STRIP_CONTRAST[dark] * float(scale.max()))
+    threshold = hairline if hairline is not None else max(
+        band_threshold, STRIP_CONTRAST[dark] * float(scale.max()))
     ink = _main_line(_drop_rules(strength > threshold, kind, pitch), kind)
     if not ink.any():
         return Strip(kind, index, box, ())
@@ -389,25 +460,36 @@ def _drop_specks(groups: list[tuple[Blob, ...]]) -> list[tuple[Blob, ...]]:
     return out
 
 
-def split_touching(blob: Blob, digit_height: float) -> list[Glyph]:
-    """Cut a blob into digits where it is too wide for one, at its thinnest columns."""
+def split_touching(blob: Blob, digit_height: float, digit_width: float | None = None
+                   ) -> list[Glyph]:
+    """Cut a blob into digits where it is too wide for one.
+
+    It is cut into as many digits as the band's typical digit width (when known) says, each
+    cut where the ink on either side is least connected: between two columns whose
+    ink does not touch (even diagonally) if there is such a place near where the cut
+    should fall, else at the thinnest columns.
+    """
     mask = blob.mask
     h, w = mask.shape
     widest_digit = 1.1 * max(h, digit_height)
     if w <= widest_digit or w < 4:
         return [Glyph(blob.box, mask)]
-    parts = max(2, round(w / (0.62 * max(h, digit_height))))
-    parts = min(parts, 3)
+    typical = digit_width if digit_width else 0.62 * max(h, digit_height)
+    parts = min(3, max(2, int(w / typical + 0.5)))
     column_ink = mask.sum(axis=0).astype(float)
+    # links[b]: ink pixels of column b - 1 touching ink of column b (8-connected).
+    padded = np.pad(mask, ((1, 1), (0, 0)))
+    near = padded[:-2, 1:] | padded[1:-1, 1:] | padded[2:, 1:]
+    links = np.concatenate(([0], (mask[:, :-1] & near).sum(axis=0)))
     cuts = []
     for k in range(1, parts):
         centre = w * k / parts
         lo, hi = int(centre - w / (3 * parts)), int(centre + w / (3 * parts)) + 1
         lo, hi = max(1, lo), min(w - 1, hi)
-        window = column_ink[lo:hi]
-        if window.size == 0:
+        if hi <= lo:
             return [Glyph(blob.box, mask)]
-        cuts.append(lo + int(np.argmin(window)))
+        cuts.append(min(range(lo, hi), key=lambda b: (links[b], column_ink[b - 1] + column_ink[b],
+                                                      abs(b - centre))))
     glyphs = []
     edges = [0, *cuts, w]
     for a, b in itertools.pairwise(edges):

@@ -15,8 +15,14 @@ from autoplayer.geometry import Rect
 from autoplayer.vision import scanline
 from autoplayer.vision.clues import Blob, ClueLayout, Glyph, Strip, gap_threshold, split_touching
 from autoplayer.vision.templates import TemplateSet
+from autoplayer.vision.templates import confidence_over as templates_confidence
 
 MAX_AMBIGUOUS_GAPS = 10
+TEMPLATE_TRUST = 0.2
+"""When the readers disagree, the templates win unless the state machines' confidence
+exceeds theirs by more than this."""
+TEMPLATE_TIE = 0.01
+"""Template similarities this close name digits the templates cannot tell apart."""
 
 
 @dataclass(frozen=True)
@@ -56,20 +62,39 @@ def read_digit(glyph: Glyph, templates: TemplateSet | None = None) -> DigitReadi
     machine = scanline.recognise(glyph.mask)
     if templates is None or not templates.digits:
         return DigitReading(glyph, _spread(machine), "scanline")
-    matched = templates.recognise(glyph.mask)
+    similar = templates.scores(glyph.mask)
+    by_machine = [d for d, _ in machine]
+    # Digits the templates cannot tell apart (one bitmap seen as both): the machines'
+    # order decides between them.
+    top = max(similar.values())
+    t_best = min((d for d, s in similar.items() if s >= top - TEMPLATE_TIE),
+                 key=by_machine.index)
+    matched = sorted(similar, key=lambda d: (d != t_best, -similar[d]))
+    t_conf = templates_confidence(top, max((s for d, s in similar.items() if d != t_best),
+                                           default=-1.0))
     m_best, m_conf = machine[0]
-    t_best, t_conf = matched[0]
     if m_best == t_best:
         conf = 1 - (1 - m_conf) * (1 - t_conf)
-        rest = [d for d, _ in matched[1:] if d != t_best]
-        return DigitReading(glyph, _spread([(t_best, conf)] + [(d, 0.0) for d in rest]), "both")
-    # They disagree: trust the calibrated templates when they are sure, but say so
+        tied = [d for d in matched[1:] if similar[d] >= top - TEMPLATE_TIE]
+        if tied:
+            # This very bitmap was calibrated as another digit too: only the machines
+            # tell them apart, so the reading is no surer than a disagreement.
+            distances = scanline.scores(glyph.mask)
+            conf = 0.5 * scanline.confidence_over(distances[t_best], distances[tied[0]])
+        return DigitReading(glyph, _spread([(t_best, conf)] + [(d, 0.0) for d in matched[1:]]),
+                            "both")
+    # They disagree. Each reader's case is how sure it is of its digit against the other
+    # reader's (not against its own runner-up). Trust the calibrated templates (the
+    # game's own glyphs) unless the generic machines are clearly surer, but say so
     # through a low confidence, and keep the other opinion as the first alternative.
-    if t_conf >= m_conf:
-        first, second, conf, src = t_best, m_best, max(0.0, t_conf - m_conf) * 0.5, "template"
+    distances = scanline.scores(glyph.mask)
+    t_case = templates_confidence(top, similar.get(m_best, -1.0))
+    m_case = scanline.confidence_over(distances[m_best], distances[t_best])
+    if t_case + TEMPLATE_TRUST >= m_case:
+        first, second, conf, src = t_best, m_best, max(0.0, t_case - m_case) * 0.5, "template"
     else:
-        first, second, conf, src = m_best, t_best, max(0.0, m_conf - t_conf) * 0.5, "scanline"
-    rest = [d for d, _ in matched if d not in (first, second)]
+        first, second, conf, src = m_best, t_best, max(0.0, m_case - t_case) * 0.5, "scanline"
+    rest = [d for d in matched if d not in (first, second)]
     return DigitReading(glyph, _spread([(first, conf), (second, 0.0)] + [(d, 0.0) for d in rest]),
                         src)
 
@@ -108,7 +133,8 @@ def read_lines(layout: ClueLayout, templates: TemplateSet | None = None
 
 def _digits_of(blob: Blob, layout: ClueLayout, templates: TemplateSet | None
                ) -> list[DigitReading]:
-    return [read_digit(g, templates) for g in split_touching(blob, layout.digit_height)]
+    return [read_digit(g, templates) for g in split_touching(blob, layout.digit_height,
+                                                               layout.digit_width)]
 
 
 def _read_strip(strip: Strip, layout: ClueLayout, templates: TemplateSet | None,

@@ -231,13 +231,20 @@ def clear_cache() -> None:
     _CACHE.clear()
 
 
+MARGIN = 0.4
+"""A best distance this much below the next digit's is fully confident."""
+
+
+def confidence_over(dist: float, other: float) -> float:
+    """How sure a reading at distance `dist` is against a rival digit at distance `other`."""
+    return min(1.0, max(0.0, other - dist) / MARGIN) / (1.0 + dist)
+
+
 def _recognise(glyph: np.ndarray) -> list[tuple[int, float]]:
     s = scores(glyph)
     ranked = sorted(s.items(), key=lambda kv: kv[1])
     out = []
     for i, (digit, dist) in enumerate(ranked):
         nxt = ranked[i + 1][1] if i + 1 < len(ranked) else dist + 1.0
-        margin = max(0.0, nxt - dist) if i == 0 else 0.0
-        conf = min(1.0, margin / 0.4) / (1.0 + dist)
-        out.append((digit, conf))
+        out.append((digit, confidence_over(dist, nxt) if i == 0 else 0.0))
     return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +24,8 @@ from autoplayer.vision.image import trim
 SIZE = (12, 16)
 """Width and height every glyph is resampled to before comparison."""
 INDEX = "index.json"
+MARGIN = 0.15
+"""A best match this much more similar than the next digit's is fully confident."""
 
 
 def normalise(mask: np.ndarray) -> np.ndarray:
@@ -90,7 +93,7 @@ class TemplateSet:
         out = []
         for i, (d, s) in enumerate(ranked):
             nxt = ranked[i + 1][1] if i + 1 < len(ranked) else -1.0
-            conf = max(0.0, s) * min(1.0, max(0.0, s - nxt) / 0.15) if i == 0 else 0.0
+            conf = confidence_over(s, nxt) if i == 0 else 0.0
             out.append((d, conf))
         return out
 
@@ -99,12 +102,48 @@ class TemplateSet:
         return {d for d, ms in self.samples.items() if ms}
 
 
+def confidence_over(score: float, other: float) -> float:
+    """How sure a match of similarity `score` is against a rival digit's `other`."""
+    return max(0.0, score) * min(1.0, max(0.0, score - other) / MARGIN)
+
+
+BUNDLED = Path(__file__).resolve().parents[2] / "templates"
+"""The sets that come with autoplayer (in a checkout or an editable install)."""
+
+
+def search_path() -> list[Path]:
+    """Where template sets are looked for: ./templates first (a user's own), then ours."""
+    local = Path("templates")
+    if local.resolve() == BUNDLED:
+        return [local]
+    return [local, BUNDLED]
+
+
 def templates_dir(name_or_path: str | Path) -> Path:
-    """Where a template set lives: a directory given as such, else templates/NAME."""
+    """Where a template set lives: a directory given as such, else NAME on the search path."""
     p = Path(name_or_path)
     if p.is_dir() and (p / INDEX).exists():
         return p
+    for base in search_path():
+        if (base / str(name_or_path) / INDEX).exists():
+            return base / str(name_or_path)
     return Path("templates") / str(name_or_path)
+
+
+def available_templates() -> list[str]:
+    """Names of every template set on the search path, a user's shadowing ours."""
+    names: dict[str, None] = {}
+    for base in search_path():
+        if base.is_dir():
+            names.update((d.name, None) for d in sorted(base.iterdir())
+                         if (d / INDEX).exists() and not d.name.startswith("."))
+    return list(names)
+
+
+def every_template_set() -> Iterator[TemplateSet]:
+    """Each set on the search path, loaded as it is reached (for `fallbacks` readers)."""
+    for name in available_templates():
+        yield load_templates(name)
 
 
 def load_templates(name_or_path: str | Path) -> TemplateSet:
