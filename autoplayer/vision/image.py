@@ -95,10 +95,11 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
     the two (mirrored for light ink).
 
     A seam running along the strip (between two bands) is no ink either, however
-    drop shadows falling on it break it up: mid-tones (`RULE_TONES`) without a
-    break for longer than the kernel (longer than any glyph) and at most
-    `rule_width` thick. (Thicker, it is a stripe of another shade the strip's edge
-    cuts into, or a shade across the band.)
+    drop shadows falling on it break it up: mid-tones (`RULE_TONES`) running longer
+    than the kernel (longer than any glyph), with breaks no wider than `rule_width`
+    (where a band fades, the shadow of a stroke on the seam is as light as the band),
+    and at most `rule_width` thick. (Thicker, it is a stripe of another shade the
+    strip's edge cuts into, or a shade across the band.)
     Returns (departure along the strip: the contrast scale thresholds are shares
     of, ink).
     """
@@ -115,12 +116,17 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
     low, high = RULE_TONES
     mid = (below > np.maximum(low * room, floor)) & (below < high * room)
     kw, kh = _odd(kernel_wh)
-    long = cv2.morphologyEx(mid.view(np.uint8), cv2.MORPH_OPEN,
-                            cv2.getStructuringElement(cv2.MORPH_RECT, (kw, kh)))
-    thick = (1, rule_width + 1) if kw > kh else (rule_width + 1, 1)
-    wide = cv2.morphologyEx(long, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, thick))
+    step = rule_width + 1
+    bridge, across = ((step, 1), (1, step)) if kw > kh else ((1, step), (step, 1))
+    mid = _morph(mid.view(np.uint8), cv2.MORPH_CLOSE, bridge)
+    long = _morph(mid, cv2.MORPH_OPEN, (kw, kh))
+    wide = _morph(long, cv2.MORPH_OPEN, across)
     ink[cv2.subtract(long, wide).view(bool)] = 0.0
     return scale, ink
+
+
+def _morph(mask: np.ndarray, op: int, wh: tuple[int, int]) -> np.ndarray:
+    return cv2.morphologyEx(mask, op, cv2.getStructuringElement(cv2.MORPH_RECT, wh))
 
 
 def _ink_colour(lum: np.ndarray, dark: bool) -> float:
