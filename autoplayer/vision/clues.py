@@ -17,7 +17,7 @@ scored as a whole (see `split_numbers`).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import cv2
@@ -37,6 +37,8 @@ HAIRLINE_WIDTH = 1.0
 hairlines: see `_hairline`."""
 HAIRLINE_SOLID = 0.8
 """... and antialiased: under this share of their ink pixels reach 90% of the strongest."""
+HAIRLINE_SAMPLE = 10
+"""Strips of each band (about) the hairline judgement looks at."""
 HAIRLINE_CONTRAST = 0.35
 """A hairline font's ink departs from its background by this share of its glyphs'
 typical (90th percentile) ink."""
@@ -150,49 +152,63 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
     peak = max(peaks) if peaks else 0.0
     band_threshold = max(BAND_CONTRAST * peak, 8.0)
 
-    def cut(col_hair: float | None = None, row_hair: float | None = None
-            ) -> tuple[list[Strip], list[Strip], list[int], list[int]]:
-        columns: list[Strip] = []
-        rows: list[Strip] = []
-        clipped_columns: list[int] = []
-        clipped: list[int] = []
-        if col_strength is not None and col_strength.size:
-            ink = col_strength > band_threshold
-            depth = _extent(ink.any(axis=1)[::-1], pitch)
-            for j, (x0, x1) in enumerate(col_spans):
-                box = Rect(x0, board.y - depth, x1 - x0, depth)
-                part = np.s_[board.y - depth:, x0 - board.x:x1 - board.x]
-                s = col_strength[part]
-                columns.append(_strip("column", j, box, s, col_scale[part], band_threshold,
-                                      pitch, dark, col_hair))
-                if box.y == 0 and _touches_far_edge(s, band_threshold, pitch, "column"):
-                    clipped_columns.append(j)
-        else:
-            columns = [Strip("column", j, Rect(x0, 0, x1 - x0, 0), ()) for j, (x0, x1)
-                       in enumerate(col_spans)]
-        if row_strength is not None and row_strength.size:
-            ink = row_strength > band_threshold
-            depth = _extent(ink.any(axis=0)[::-1], pitch)
-            for i, (y0, y1) in enumerate(row_spans):
-                box = Rect(board.x - depth, y0, depth, y1 - y0)
-                part = np.s_[y0 - board.y:y1 - board.y, board.x - depth:]
-                s = row_strength[part]
-                rows.append(_strip("row", i, box, s, row_scale[part], band_threshold, pitch,
-                                   dark, row_hair))
-                if box.x == 0 and _touches_far_edge(s, band_threshold, pitch, "row"):
-                    clipped.append(i)
-        else:
-            rows = [Strip("row", i, Rect(0, y0, 0, y1 - y0), ()) for i, (y0, y1)
-                    in enumerate(row_spans)]
-        return drop_frame(rows, pitch), drop_frame(columns, pitch), clipped, clipped_columns
+    col_depth = row_depth = 0
+    if col_strength is not None and col_strength.size:
+        col_depth = _extent((col_strength > band_threshold).any(axis=1)[::-1], pitch)
+    if row_strength is not None and row_strength.size:
+        row_depth = _extent((row_strength > band_threshold).any(axis=0)[::-1], pitch)
 
-    rows, columns, clipped, clipped_columns = cut()
+    def cut(kind: str, indices: Iterable[int], hair: float | None
+            ) -> dict[int, tuple[Strip, bool]]:
+        """The strips at `indices`, each with whether its ink runs off the picture."""
+        out: dict[int, tuple[Strip, bool]] = {}
+        for k in indices:
+            if kind == "column":
+                x0, x1 = col_spans[k]
+                if col_strength is None or not col_strength.size:
+                    out[k] = (Strip(kind, k, Rect(x0, 0, x1 - x0, 0), ()), False)
+                    continue
+                box = Rect(x0, board.y - col_depth, x1 - x0, col_depth)
+                part = np.s_[board.y - col_depth:, x0 - board.x:x1 - board.x]
+                st, sc = col_strength[part], col_scale[part]
+                edge = box.y == 0
+            else:
+                y0, y1 = row_spans[k]
+                if row_strength is None or not row_strength.size:
+                    out[k] = (Strip(kind, k, Rect(0, y0, 0, y1 - y0), ()), False)
+                    continue
+                box = Rect(board.x - row_depth, y0, row_depth, y1 - y0)
+                part = np.s_[y0 - board.y:y1 - board.y, board.x - row_depth:]
+                st, sc = row_strength[part], row_scale[part]
+                edge = box.x == 0
+            out[k] = (_strip(kind, k, box, st, sc, band_threshold, pitch, dark, hair),
+                      edge and _touches_far_edge(st, band_threshold, pitch, kind))
+        return out
+
+    # Whether the font is a hairline one is judged on a sample of the strips (one font
+    # serves the whole band); the sample is kept when the usual threshold stands.
+    n_col, n_row = len(col_spans), len(row_spans)
+    col_step, row_step = max(1, n_col // HAIRLINE_SAMPLE), max(1, n_row // HAIRLINE_SAMPLE)
+    col_cut = cut("column", range(0, n_col, col_step), None)
+    row_cut = cut("row", range(0, n_row, row_step), None)
+    sample_cols = drop_frame([st for st, _ in col_cut.values()], pitch)
+    sample_rows = drop_frame([st for st, _ in row_cut.values()], pitch)
+
     def inks() -> list[np.ndarray]:
-        return [_glyph_ink(columns, col_strength, board.x, 0),
-                _glyph_ink(rows, row_strength, 0, board.y)]
+        return [_glyph_ink(sample_cols, col_strength, board.x, 0),
+                _glyph_ink(sample_rows, row_strength, 0, board.y)]
 
-    if _hairline(rows, columns, inks):
-        rows, columns, clipped, clipped_columns = cut(*map(_hairline_threshold, inks()))
+    if _hairline(sample_rows, sample_cols, inks):
+        col_hair, row_hair = map(_hairline_threshold, inks())
+        col_cut = cut("column", range(n_col), col_hair)
+        row_cut = cut("row", range(n_row), row_hair)
+    else:
+        col_cut |= cut("column", [k for k in range(n_col) if k not in col_cut], None)
+        row_cut |= cut("row", [k for k in range(n_row) if k not in row_cut], None)
+    columns = drop_frame([col_cut[k][0] for k in range(n_col)], pitch)
+    rows = drop_frame([row_cut[k][0] for k in range(n_row)], pitch)
+    clipped_columns = [k for k in range(n_col) if col_cut[k][1]]
+    clipped = [k for k in range(n_row) if row_cut[k][1]]
     heights = [b.box.h for s in (*rows, *columns) for g in s.groups for b in g]
     digit_height = float(np.median(heights)) if heights else pitch * 0.6
     widths = [b.box.w for s in (*rows, *columns) for g in s.groups for b in g
