@@ -173,3 +173,24 @@ def test_calibrated_sets_are_tried_when_the_state_machines_misread(server, skin,
     assert reading.puzzle.rows == puzzle.rows
     assert reading.puzzle.columns == puzzle.columns
     assert reading.template_set == (None if untrained_validates else f"web-{skin}")
+
+
+FADING = [("dark", 12, (5, 5), 101), ("dark", 12, (15, 15), 102), ("dark", 12, (30, 30), 103),
+          ("dark", 16, (5, 5), 105), ("dark", 20, (10, 10), 106), ("dark", 28, (5, 5), 107),
+          ("light", 28, (5, 5), 107)]
+"""Pixel-skin boards beyond the matrix (theme, cell px, board, seed) that main misread."""
+
+
+@pytest.mark.parametrize(("theme", "cell", "size", "seed"), FADING,
+                         ids=[f"{t}-{c}px-{s[0]}x{s[1]}-seed{n}" for t, c, s, n in FADING])
+def test_reads_pixel_bands_fading_into_the_page(server, theme, cell, size, seed):
+    """The pixel skin's clue bands fade into the page (near-black in the dark theme), a
+    short band has page text beside it, and at small sizes the digits stand on the seam
+    between two bands and throw their drop shadows on it: read untrained, exactly."""
+    session = f"fading-{theme}-{cell}-{size[0]}x{size[1]}-{seed}"
+    image = _shoot(server, session, size, cell, seed=seed, skin="pixel", theme=theme)
+    puzzle = server.puzzle(session)
+    reading = read_nonogram(image, verify=False)
+    assert (reading.grid.width, reading.grid.height) == (puzzle.width, puzzle.height)
+    assert reading.puzzle.rows == puzzle.rows
+    assert reading.puzzle.columns == puzzle.columns
