@@ -41,16 +41,6 @@ def dark_ink(lum: np.ndarray) -> bool:
     return (med - lo) >= (hi - med)
 
 
-def ink_strength(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool) -> np.ndarray:
-    """How far each pixel departs from its local background towards the ink colour.
-
-    The background is a morphological closing (opening for light ink) with a
-    line-shaped kernel longer than any glyph along the clue strip, so
-    gradients and stripes that run along the strip cancel out.
-    """
-    return _departure(lum, _background_along(lum, kernel_wh, dark), dark)
-
-
 def _background_along(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool) -> np.ndarray:
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, _odd(kernel_wh))
     # Beyond the picture's edge the picture goes on as it ends: a dark bar cut by the
@@ -68,24 +58,17 @@ def _departure(lum: np.ndarray, background: np.ndarray, dark: bool) -> np.ndarra
     return background - lum if dark else lum - background
 
 
-def relative_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool,
-                 floor: float = 8.0) -> np.ndarray:
-    """`ink_strength` as a share (x255) of the way from the local background to the ink colour.
-
-    Clue bands may fade (a gradient towards the page colour), so one number
-    stands on white and the next on near-black: measured against its own
-    background, black ink is full strength on both. The ink colour is the
-    region's extreme; departures under `floor` levels stay background.
-    """
-    along = _background_along(lum, kernel_wh, dark)
-    if lum.size == 0:
-        return _departure(lum, along, dark)
-    return _relative(lum, along, dark, floor, _ink_colour(lum, dark))
-
-
 def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground: np.ndarray,
                  rule_width: int, floor: float = 8.0) -> tuple[np.ndarray, np.ndarray]:
-    """`relative_ink` along the strip, and ink that also departs from `ground`.
+    """How far each pixel of a clue band departs from its local background towards the
+    ink colour, as a share (x255) of the way from that background to the ink colour.
+
+    Along the strip the background is a morphological closing (opening for light
+    ink) with a line-shaped kernel longer than any glyph, so gradients and stripes
+    running along the strip cancel out. Clue bands may fade (towards the page
+    colour), so one number stands on white and the next on near-black: measured
+    against its own background, black ink is full strength on both. The ink colour
+    is the region's extreme; departures under `floor` levels stay background.
 
     `ground` is a second background for each pixel, taken across the strip (its
     paper just above and below the text line). The background along the strip
@@ -100,8 +83,9 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
     (where a band fades, the shadow of a stroke on the seam is as light as the band),
     and at most `rule_width` thick. (Thicker, it is a stripe of another shade the
     strip's edge cuts into, or a shade across the band.)
-    Returns (departure along the strip: the contrast scale thresholds are shares
-    of, ink).
+
+    Returns (the departure from the background along the strip alone: the contrast
+    scale thresholds are shares of, ink).
     """
     along = _background_along(lum, kernel_wh, dark)
     if lum.size == 0:
