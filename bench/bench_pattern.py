@@ -37,7 +37,7 @@ def _strokes_run(display: str, game_id: str, pause: float) -> tuple[int, int, in
     """(cells left wrong, drags, clicks, seconds of input) for one paced run."""
 
     from autoplayer.games.nonogram.formats import load_puzzle
-    from autoplayer.games.nonogram.pattern.reader import read_pattern, reread_cells
+    from autoplayer.games.nonogram.pattern.game import PatternGame
     from autoplayer.games.nonogram.pattern.session import PatternProcess
     from autoplayer.games.nonogram.planner import TATHAM_PATTERN, gestures, plan
     from autoplayer.games.nonogram.solver import solve
@@ -54,17 +54,18 @@ def _strokes_run(display: str, game_id: str, pause: float) -> tuple[int, int, in
         finally:
             disp.close()
         frame = screen.grab_window(info)
-        read = read_pattern(frame.pixels)
-        moves = gestures(plan(read.cells, solution, TATHAM_PATTERN), read.xs, read.ys,
+        reader = PatternGame()
+        read = reader.read(frame)
+        moves = gestures(plan(read.shown, solution, TATHAM_PATTERN), read.xs, read.ys,
                          TATHAM_PATTERN)
         on_screen = [to_screen(g, frame.origin) for g in moves]
-        with InputDriver(frame.rect_to_screen(read.board), Pace(motion=pause, release=0.0),
+        with InputDriver(frame.rect_to_screen(read.grid), Pace(motion=pause, release=0.0),
                          listen=False) as driver:
             t = time.perf_counter()
             driver.perform(on_screen)
             seconds = time.perf_counter() - t
         time.sleep(0.3)  # past the redraw and any completion flash
-        cells = reread_cells(screen.grab_window(info).pixels, read).cells
+        cells = reader.read(screen.grab_window(info), read).shown
         drags = sum(isinstance(g, Drag) for g in moves)
         return int((cells != solution).sum()), drags, len(moves) - drags, seconds
 

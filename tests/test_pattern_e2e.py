@@ -243,9 +243,10 @@ def test_a_covered_window_is_refused_without_input(xserver: Xvfb) -> None:
         time.sleep(0.3)
         # Uncovered again: not one cell was touched.
         from autoplayer.games.nonogram.model import UNKNOWN
-        from autoplayer.games.nonogram.pattern.reader import read_pattern
+        from autoplayer.games.nonogram.pattern.game import PatternGame
+        from autoplayer.screen.capture import Frame
 
-        assert (read_pattern(game.grab()).cells == UNKNOWN).all()
+        assert (PatternGame().read(Frame(game.grab())).shown == UNKNOWN).all()
 
 
 def _untouched(xserver: Xvfb, game: PatternProcess, *args: str) -> subprocess.CompletedProcess:
@@ -316,11 +317,12 @@ def test_red_error_clues_and_the_keyboard_cursor_do_not_break_reading(xserver: X
     """A user marked row 1 all empty (its clue turns red: the game's error check) and
     moved the keyboard cursor (its row's and column's clues turn grey); the bot reads
     through both, repairs row 1 and finishes."""
-    from autoplayer.games.nonogram.pattern.reader import read_pattern
+    from autoplayer.games.nonogram.pattern.game import PatternGame
+    from autoplayer.screen.capture import Frame
     from autoplayer.screen.window import locate, open_display
 
     with PatternProcess(generate("10x10#colours"), xserver.display, 24) as game:
-        read = read_pattern(game.grab())
+        read = PatternGame().read(Frame(game.grab()))
         disp = open_display(xserver.display)
         try:
             origin = locate(disp, game.window_id).rect
@@ -338,7 +340,7 @@ def test_red_error_clues_and_the_keyboard_cursor_do_not_break_reading(xserver: X
         cursor = (shown[..., 0] == 255) & (shown[..., 1] == 64) & (shown[..., 2] == 64)
         assert red.any(), "row 1's clue did not turn red; the setup proves nothing"
         assert cursor.any(), "no keyboard cursor; the setup proves nothing"
-        seen = read_pattern(shown)
+        seen = PatternGame().read(Frame(shown))
         assert (seen.puzzle.rows, seen.puzzle.columns) == (read.puzzle.rows,
                                                            read.puzzle.columns)
         play_to_completion(xserver, game)

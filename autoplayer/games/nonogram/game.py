@@ -88,6 +88,11 @@ class NonogramGame:
     name = "nonogram"
     max_batches = 4
     unit = "cell"
+    reads_clipped = False
+    """Clues running off the window's edge are read as unknown tails (`read_nonogram`'s
+    `clipped`) rather than refused; the game's `solve` must then honour the tails."""
+    min_digit_height = 0.0
+    """Clue digits shorter than this (px) are refused rather than read."""
 
     def __init__(self, profile: Profile = WEB, pace: Pace | None = None,
                  templates: str | None = None) -> None:
@@ -100,16 +105,16 @@ class NonogramGame:
     def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
         """The whole board; after input only the cells (the clues cannot have changed)."""
         from autoplayer.games.nonogram.reader import read_cells, read_nonogram
-        from autoplayer.vision.clues import find_clues
 
         if previous is None:
-            first = reader_reading(read_nonogram(frame.pixels, templates=self._templates(),
-                                                 fallbacks=self._fallbacks()))
+            result = read_nonogram(frame.pixels, templates=self._templates(),
+                                   fallbacks=self._fallbacks(), clipped=self.reads_clipped,
+                                   min_digit_height=self.min_digit_height)
+            first = reader_reading(result)
             levels = cell_levels(frame.pixels, first.raw.cells)
             unknown = levels[first.shown == UNKNOWN]
             level = float(np.median(unknown)) if unknown.size else None
-            layout = find_clues(frame.pixels, first.raw.grid)
-            return replace(first, unknown_level=level, layout=layout)
+            return replace(first, unknown_level=level, layout=result.layout)
         raw = previous.raw
         state = read_cells(frame.pixels, raw.grid, previous.layout)
         if previous.unknown_level is not None:
@@ -160,7 +165,7 @@ class NonogramGame:
             raise UserError(f"the solver found no solution within {SOLVE_TIMEOUT:g} s")
         notes = []
         used = getattr(reading.raw, "template_set", None)
-        if used is not None and self.templates is None:
+        if used is not None and used != getattr(self._templates(), "name", None):
             notes.append(f"clues read with the calibrated templates {used}")
         if result.verdict is Verdict.MULTIPLE:
             notes.append("the clues allow several solutions; playing one of them")
@@ -259,7 +264,7 @@ def make_game(*, templates: str | None = None, profile: str | None = None,
               window: WindowInfo | None = None) -> NonogramGame:
     chosen, pace = PROFILES[profile_for(profile, window)]
     if chosen is TATHAM_PATTERN:
-        # Pattern's own reader (clipped clues, its palette) and completion rule.
+        # Pattern's clipped clues and its completion rule.
         from autoplayer.games.nonogram.pattern.game import PatternGame
 
         return PatternGame(templates, pace)
