@@ -24,6 +24,7 @@ from autoplayer.vision.image import trim
 SIZE = (12, 16)
 """Width and height every glyph is resampled to before comparison."""
 INDEX = "index.json"
+MEMO_LIMIT = 4096
 
 
 def normalise(mask: np.ndarray) -> np.ndarray:
@@ -55,6 +56,7 @@ class TemplateSet:
         self._refresh()
 
     def _refresh(self) -> None:
+        self._memo: dict[tuple[tuple[int, ...], bytes], list[tuple[int, float]]] = {}
         self._vectors = {d: np.stack([normalise(m) for m in ms])
                          for d, ms in self.samples.items() if ms}
         self._aspects = {d: np.array([aspect(m) for m in ms])
@@ -84,7 +86,20 @@ class TemplateSet:
         return out
 
     def recognise(self, mask: np.ndarray) -> list[tuple[int, float]]:
-        """Digits best first with a confidence in 0..1 from the margin over the next."""
+        """Digits best first with a confidence in 0..1 from the margin over the next.
+
+        A board repeats the same few glyph bitmaps: results are memoised by the bitmap.
+        """
+        g = np.asarray(mask, dtype=bool)
+        key = (g.shape, np.packbits(g).tobytes())
+        hit = self._memo.get(key)
+        if hit is None:
+            if len(self._memo) >= MEMO_LIMIT:
+                self._memo.clear()
+            hit = self._memo[key] = self._recognise(g)
+        return hit
+
+    def _recognise(self, mask: np.ndarray) -> list[tuple[int, float]]:
         ranked = sorted(self.scores(mask).items(), key=lambda kv: -kv[1])
         if not ranked:
             return []
