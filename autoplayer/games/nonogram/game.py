@@ -207,7 +207,11 @@ class NonogramGame:
                 for r, c in stroke.cells():
                     after = self.profile.press[(int(reading.shown[r, c]), stroke.button)]
                     marks.append((raw.cells[r][c], label[after]))
-        numbers = [(n.value, n.confidence, n.box) for _, _, n in raw.numbers()]
+        # A number cut by the picture's edge has no value: it shows as '?'.
+        cut = {(c.kind, c.index) for c in getattr(raw, "clipped", ()) if c.cut}
+        numbers: list[tuple[int | str, float, Rect]] = [
+            ("?", 0.0, n.box) if (kind, i) in cut and n is raw.row_or_column(kind, i)[0]
+            else (n.value, n.confidence, n.box) for kind, i, n in raw.numbers()]
         return draw_overlay(frame.pixels, raw.board, raw.cells, numbers, low=LOW_CONFIDENCE,
                             cell_marks=marks)
 

@@ -86,10 +86,13 @@ class NonogramReading:
         return ([("row", i, n) for i, line in enumerate(self.row_numbers) for n in line]
                 + [("column", j, n) for j, line in enumerate(self.column_numbers) for n in line])
 
+    def row_or_column(self, kind: str, index: int) -> tuple[ClueNumber, ...]:
+        """The numbers read for one line."""
+        return (self.row_numbers if kind == "row" else self.column_numbers)[index]
+
     def tail(self, line: ClippedLine) -> tuple[int, ...]:
         """The numbers of a clipped line certainly in its clue: those after a cut one."""
-        numbers = (self.row_numbers if line.kind == "row" else self.column_numbers)[line.index]
-        return tuple(n.value for n in numbers[int(line.cut):])
+        return tuple(n.value for n in self.row_or_column(line.kind, line.index)[int(line.cut):])
 
 
 def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
