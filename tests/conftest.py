@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from autoplayer.screen.xvfb import Xvfb
+    from autoplayer.webgame.server import GameServer
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
@@ -24,7 +28,7 @@ def shared_dir() -> Path:
 
 
 @pytest.fixture(scope="module")
-def xserver(request: pytest.FixtureRequest) -> Iterator[Any]:
+def xserver(request: pytest.FixtureRequest) -> Iterator[Xvfb]:
     """A private Xvfb for the whole module, sized by the module's `SCREEN = (width, height)`.
 
     DISPLAY points at it while the module runs: pynput reads DISPLAY when a
@@ -38,7 +42,7 @@ def xserver(request: pytest.FixtureRequest) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def game_server() -> Iterator[Any]:
+def game_server() -> Iterator[GameServer]:
     """The bundled games' server for the module; the headless browser that rendered its
     pages goes with it."""
     from autoplayer.webgame.browser import close_shared_browser

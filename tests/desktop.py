@@ -19,13 +19,19 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from autoplayer.games.nonogram.pattern.session import PATTERN
 from autoplayer.screen.xvfb import Xvfb, stop_process
 from autoplayer.webgame.browser import CHROMIUM_NAMES
+
+if TYPE_CHECKING:
+    from autoplayer.screen.source import WindowSource
+    from autoplayer.screen.window import WindowInfo
+    from autoplayer.webgame.browser import AppWindow
+    from autoplayer.webgame.server import GameServer
 
 FIFTEEN = "/usr/games/sgt-fifteen"
 
@@ -54,7 +60,7 @@ def park_pointer(xserver: Xvfb) -> None:
     xdotool(xserver.display, "mousemove", str(xserver.width - 1), str(xserver.height - 1))
 
 
-def settled_window(xserver: Xvfb, window_id: int) -> Any:
+def settled_window(xserver: Xvfb, window_id: int) -> WindowSource:
     """A WindowSource on the window, the pointer parked off it, once it has finished painting."""
     from autoplayer.commands.play import wait_until_still
     from autoplayer.screen.capture import Screen
@@ -66,7 +72,7 @@ def settled_window(xserver: Xvfb, window_id: int) -> Any:
     return source
 
 
-def locate_window(display: str, window_id: int) -> Any:
+def locate_window(display: str, window_id: int) -> WindowInfo:
     """Where the window is now (a WindowInfo), asked over a connection of its own."""
     from autoplayer.screen.window import locate, open_display
 
@@ -97,7 +103,7 @@ def _wait_for_window(display: str, title: str, proc: subprocess.Popen, timeout: 
 
 @contextmanager
 def tatham_game(xserver: Xvfb, binary: str, game_id: str, title: str,
-                timeout: float = 20.0) -> Iterator[Any]:
+                timeout: float = 20.0) -> Iterator[WindowSource]:
     """`binary GAME_ID` (one of Tatham's games) on the display until the block ends; yields
     a settled WindowSource on its window, the one titled `title`."""
     proc = subprocess.Popen([binary, game_id], env=xserver.env(), stdout=subprocess.DEVNULL,
@@ -113,8 +119,8 @@ def tatham_game(xserver: Xvfb, binary: str, game_id: str, title: str,
 
 
 @contextmanager
-def page_window(server: Any, xserver: Xvfb, *, width: int, height: int, timeout: float = 60.0,
-                **params: Any) -> Iterator[Any]:
+def page_window(server: GameServer, xserver: Xvfb, *, width: int, height: int,
+                timeout: float = 60.0, **params: Any) -> Iterator[AppWindow]:
     """The server's page (`server.url(**params)`, a `session` among them) in a Chromium app
     window, once the page has drawn its board and reported it; yields the AppWindow."""
     from autoplayer.webgame.browser import launch_app
@@ -127,7 +133,7 @@ def page_window(server: Any, xserver: Xvfb, *, width: int, height: int, timeout:
         yield app
 
 
-def solved_state(server: Any, session: str, timeout: float = 10.0) -> dict[str, Any]:
+def solved_state(server: GameServer, session: str, timeout: float = 10.0) -> dict[str, Any]:
     """The page's report once it calls itself solved (or after `timeout`, for the asserts)."""
     server.wait_for(session, lambda s, _: bool(s and s.get("solved")), timeout)
     return server.state(session) or {}
@@ -150,8 +156,9 @@ def start_autoplayer(display: str, *args: str) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def user_grabs_the_mouse(display: str, server: Any, session: str,
-                         *args: str) -> tuple[subprocess.CompletedProcess[str], int, dict]:
+def user_grabs_the_mouse(
+    display: str, server: GameServer, session: str, *args: str,
+) -> tuple[subprocess.CompletedProcess[str], int, dict[str, Any]]:
     """Runs `autoplayer ARGS` against a page; once the page has taken three presses the user
     moves the mouse. Returns the finished command, the presses the page had taken when it
     exited, and the page's report a second later (any input after the exit shows there)."""
@@ -171,7 +178,7 @@ def user_grabs_the_mouse(display: str, server: Any, session: str,
             proc.communicate()
         mover.join()
     time.sleep(0.5)
-    at_exit = server.state(session)["events"]
+    at_exit = (server.state(session) or {})["events"]
     time.sleep(1.0)
     done = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
-    return done, at_exit, server.state(session)
+    return done, at_exit, server.state(session) or {}
