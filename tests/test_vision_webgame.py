@@ -156,3 +156,32 @@ def test_reads_started_game(server, skin, theme, hover, first_row_filled):
     puzzle = server.puzzle(session)
     assert reading.puzzle.rows == puzzle.rows
     assert reading.puzzle.columns == puzzle.columns
+
+
+@pytest.mark.parametrize(("skin", "theme", "cell", "size"), [
+    ("mono", "light", 16, (25, 20)), ("sans", "dark", 12, (25, 20)),
+    ("serif", "light", 16, (10, 10)),
+])
+def test_calibrated_sets_are_tried_when_the_state_machines_misread(server, skin, theme, cell,
+                                                                   size):
+    """No set named (as `play` and `read` run by default): every bundled set is a fallback.
+
+    On these seeds the state machines alone misread mono at 16 px and sans at 12 px
+    (the reading does not validate) and the skin's own set is the one that fits; serif
+    at 16 px validates untrained, and then no set is claimed.
+    """
+    from autoplayer.errors import InputError
+    from autoplayer.vision.templates import every_template_set
+
+    session = f"fallback-{skin}-{theme}-{cell}"
+    image = _shoot(server, session, size, cell, seed=cell + size[0] + 1, skin=skin, theme=theme)
+    puzzle = server.puzzle(session)
+    try:
+        read_nonogram(image)
+        untrained_validates = True
+    except InputError:
+        untrained_validates = False
+    reading = read_nonogram(image, fallbacks=every_template_set())
+    assert reading.puzzle.rows == puzzle.rows
+    assert reading.puzzle.columns == puzzle.columns
+    assert reading.template_set == (None if untrained_validates else f"web-{skin}")

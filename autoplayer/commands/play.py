@@ -60,7 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--overlay", metavar="OUT.png", type=Path,
                       help="write what was read, drawn over the capture, to OUT.png")
     play.add_argument("--templates", metavar="NAME",
-                      help="digit templates from templates/NAME (see `autoplayer calibrate`)")
+                      help="digit templates from templates/NAME (see `autoplayer calibrate`); "
+                      "default: the state machines, then each calibrated set in turn if the "
+                      "clues do not check out; `none`: the state machines alone")
     play.add_argument("--time-budget", metavar="S", type=float, default=300.0,
                       help="abort after S seconds (default 300)")
     play.add_argument("--json", action="store_true",

@@ -28,7 +28,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     read.add_argument("--out", metavar="PUZZLE",
                       help="save the puzzle read (format from the extension: .non, .txt, ...)")
     read.add_argument("--templates", metavar="NAME",
-                      help="digit templates from `autoplayer calibrate` (templates/NAME)")
+                      help="digit templates from `autoplayer calibrate` (templates/NAME); "
+                      "default: the state machines, then, if the clues do not check out, "
+                      "each calibrated set in turn; `none`: the state machines alone")
     read.add_argument("--no-verify", action="store_true",
                       help="print what was read even when the clues do not add up")
     read.set_defaults(func=run_read)
@@ -78,14 +80,17 @@ def run_read(args: argparse.Namespace) -> int:
     from autoplayer.games.nonogram.model import UNKNOWN
     from autoplayer.games.nonogram.reader import LOW_CONFIDENCE, read_nonogram
     from autoplayer.games.nonogram.render import render_puzzle
-    from autoplayer.vision.templates import load_templates
+    from autoplayer.vision.templates import every_template_set, load_templates
 
     if args.out and formats.format_for_extension(args.out) is None:
         raise UserError(f"{args.out}: cannot tell the puzzle format from the extension")
-    templates = load_templates(args.templates) if args.templates else None
+    templates = load_templates(args.templates) if args.templates not in (None, "none") \
+        else None
+    fallbacks = every_template_set() if args.templates is None else ()
     image = load_image(args.image)
     try:
-        reading = read_nonogram(image, templates=templates, verify=not args.no_verify)
+        reading = read_nonogram(image, templates=templates, fallbacks=fallbacks,
+                                verify=not args.no_verify)
     except InputError as err:
         raise err.at(args.image) from None
     if args.overlay:
@@ -95,6 +100,8 @@ def run_read(args: argparse.Namespace) -> int:
     grid = reading.state if known.any() else None
     out = [f"{puzzle.width}x{puzzle.height} board at x={reading.board.x} y={reading.board.y} "
            f"w={reading.board.w} h={reading.board.h}"]
+    if reading.template_set is not None:
+        out.append(f"clues read with templates {reading.template_set}")
     out += [f"corrected {c}" for c in reading.corrections]
     unsure = [f"{k} {i + 1}: {n.value} ({n.confidence:.2f})" for k, i, n in reading.numbers()
               if n.confidence < LOW_CONFIDENCE]

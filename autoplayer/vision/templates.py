@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,12 +100,43 @@ class TemplateSet:
         return {d for d, ms in self.samples.items() if ms}
 
 
+BUNDLED = Path(__file__).resolve().parents[2] / "templates"
+"""The sets that come with autoplayer (in a checkout or an editable install)."""
+
+
+def search_path() -> list[Path]:
+    """Where template sets are looked for: ./templates first (a user's own), then ours."""
+    local = Path("templates")
+    if local.resolve() == BUNDLED:
+        return [local]
+    return [local, BUNDLED]
+
+
 def templates_dir(name_or_path: str | Path) -> Path:
-    """Where a template set lives: a directory given as such, else templates/NAME."""
+    """Where a template set lives: a directory given as such, else NAME on the search path."""
     p = Path(name_or_path)
     if p.is_dir() and (p / INDEX).exists():
         return p
+    for base in search_path():
+        if (base / str(name_or_path) / INDEX).exists():
+            return base / str(name_or_path)
     return Path("templates") / str(name_or_path)
+
+
+def available_templates() -> list[str]:
+    """Names of every template set on the search path, a user's shadowing ours."""
+    names: dict[str, None] = {}
+    for base in search_path():
+        if base.is_dir():
+            names.update((d.name, None) for d in sorted(base.iterdir())
+                         if (d / INDEX).exists() and not d.name.startswith("."))
+    return list(names)
+
+
+def every_template_set() -> Iterator[TemplateSet]:
+    """Each set on the search path, loaded as it is reached (for `fallbacks` readers)."""
+    for name in available_templates():
+        yield load_templates(name)
 
 
 def load_templates(name_or_path: str | Path) -> TemplateSet:

@@ -8,7 +8,7 @@ Simon Tatham's Pattern.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from autoplayer.screen.window import WindowInfo
 
 SOLVE_TIMEOUT = 20.0
+NO_TEMPLATES = "none"
+"""`--templates none`: the state machines alone, no calibrated set tried."""
 
 # The bundled browser game (webgame/static/nonogram/game.js): left sets FILLED
 # and right sets EMPTY, except on a cell already in that state, which they
@@ -101,7 +103,8 @@ class NonogramGame:
         from autoplayer.vision.clues import find_clues
 
         if previous is None:
-            first = reader_reading(read_nonogram(frame.pixels, templates=self._templates()))
+            first = reader_reading(read_nonogram(frame.pixels, templates=self._templates(),
+                                                 fallbacks=self._fallbacks()))
             levels = cell_levels(frame.pixels, first.raw.cells)
             unknown = levels[first.shown == UNKNOWN]
             level = float(np.median(unknown)) if unknown.size else None
@@ -115,13 +118,21 @@ class NonogramGame:
         return replace(previous, shown=state, raw=replace(raw, state=state))
 
     def _templates(self) -> Any:
-        if self.templates is None:
+        if self.templates in (None, NO_TEMPLATES):
             return None
         if self._loaded is None:
             from autoplayer.vision.templates import load_templates
 
             self._loaded = load_templates(self.templates)
         return self._loaded
+
+    def _fallbacks(self) -> Iterator[Any]:
+        """Every calibrated set, tried in turn when no set was named and the clues do not
+        check out (see `read_nonogram`)."""
+        if self.templates is None:
+            from autoplayer.vision.templates import every_template_set
+
+            yield from every_template_set()
 
     def board(self, reading: Reading) -> Rect:
         return reading.grid
@@ -147,10 +158,13 @@ class NonogramGame:
                              region=region)
         if result.verdict is Verdict.TIMEOUT:
             raise UserError(f"the solver found no solution within {SOLVE_TIMEOUT:g} s")
-        note = ""
+        notes = []
+        used = getattr(reading.raw, "template_set", None)
+        if used is not None and self.templates is None:
+            notes.append(f"clues read with the calibrated templates {used}")
         if result.verdict is Verdict.MULTIPLE:
-            note = "the clues allow several solutions; playing one of them"
-        return Solved(result.solutions[0], note)
+            notes.append("the clues allow several solutions; playing one of them")
+        return Solved(result.solutions[0], "; ".join(notes))
 
     # -- acting -----------------------------------------------------------
     def plan(self, reading: Reading, solution: np.ndarray) -> list[Stroke]:

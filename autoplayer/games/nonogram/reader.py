@@ -12,7 +12,8 @@ picture of the glyph. The bot never acts on a reading it could not verify.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -46,6 +47,8 @@ class NonogramReading:
     clipped_rows: tuple[int, ...] = ()
     corrections: tuple[str, ...] = field(default=())
     """What the validator changed from the first reading, e.g. 'row 3: 8 -> 6'."""
+    template_set: str | None = None
+    """The calibrated templates the clues were read with (None: state machines alone)."""
 
     def numbers(self) -> list[tuple[str, int, ClueNumber]]:
         """Every number read, as (kind, line index, number)."""
@@ -54,20 +57,34 @@ class NonogramReading:
 
 
 def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
+                  fallbacks: Iterable[TemplateSet] = (),
                   verify: bool = True) -> NonogramReading:
-    """Read the puzzle and board state shown in an H×W×3 RGB image (see module docstring)."""
+    """Read the puzzle and board state shown in an H×W×3 RGB image (see module docstring).
+
+    `fallbacks`: template sets to read the clues with when the first reading
+    (with `templates`, or the state machines alone) does not validate; the
+    reading of the set that fits the glyphs best and validates is taken, and
+    `template_set` names it. A game's look is unknown to the bot, so it tries
+    every calibrated font it has rather than trusting a guess; the iterable is
+    only consumed on that path (loading sets is not free).
+    """
     if image.ndim != 3 or image.shape[2] < 3:
         raise InputError(f"expected an RGB image, got an array of shape {image.shape}")
     image = image[..., :3]
     grid = find_grid(image)
     layout = find_clues(image, grid)
-    rows, columns = read_lines(layout, templates)
     cells = tuple(tuple(grid.cell(r, c) for c in range(grid.width)) for r in range(grid.height))
     state = read_cells(image, grid, layout)
-    reading = NonogramReading(
-        _puzzle(rows, columns), grid, grid.rect, cells, state,
-        tuple(tuple(r) for r in rows), tuple(tuple(c) for c in columns), layout.clipped_rows,
-    )
+
+    def reading_with(chosen: TemplateSet | None) -> NonogramReading:
+        rows, columns = read_lines(layout, chosen)
+        return NonogramReading(
+            _puzzle(rows, columns), grid, grid.rect, cells, state,
+            tuple(tuple(r) for r in rows), tuple(tuple(c) for c in columns),
+            layout.clipped_rows, template_set=chosen.name if chosen is not None else None,
+        )
+
+    reading = reading_with(templates)
     for kind, clipped, strips, edge in (("rows", layout.clipped_rows, layout.rows, "left"),
                                         ("columns", layout.clipped_columns, layout.columns,
                                          "top")):
@@ -78,7 +95,24 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
                 f"{', '.join(str(i + 1) for i in clipped)} run off the "
                 f"{edge} edge of the picture: numbers may be missing, so nothing is guessed",
                 region=(first.x, first.y, first.w, first.h))
-    return validate_reading(reading) if verify else reading
+    if not verify:
+        return reading
+    try:
+        return validate_reading(reading)
+    except InputError as first_error:
+        others = [reading_with(t) for t in fallbacks if t is not templates]
+        for other in sorted(others, key=lambda r: -_mean_confidence(r)):
+            try:
+                return validate_reading(other)
+            except InputError:
+                continue
+        raise first_error from None
+
+
+def _mean_confidence(reading: NonogramReading) -> float:
+    """How well a reading's glyphs matched (the better-fitting template set comes first)."""
+    numbers = reading.numbers()
+    return sum(n.confidence for _, _, n in numbers) / len(numbers) if numbers else 0.0
 
 
 def _puzzle(rows: list[list[ClueNumber]], columns: list[list[ClueNumber]]) -> Puzzle:
@@ -154,10 +188,9 @@ def _substitute(reading: NonogramReading, rows: list[list[ClueNumber]],
         notes.append(f"{kind} {line + 1}: {number.value} -> {alt}")
     if problems(_puzzle(new_rows, new_cols)):
         return None
-    return NonogramReading(
-        _puzzle(new_rows, new_cols), reading.grid, reading.board, reading.cells, reading.state,
-        tuple(tuple(r) for r in new_rows), tuple(tuple(c) for c in new_cols),
-        reading.clipped_rows, tuple(notes))
+    return replace(reading, puzzle=_puzzle(new_rows, new_cols),
+                   row_numbers=tuple(tuple(r) for r in new_rows),
+                   column_numbers=tuple(tuple(c) for c in new_cols), corrections=tuple(notes))
 
 
 def _check(puzzle: Puzzle) -> tuple[str, int, str] | None:

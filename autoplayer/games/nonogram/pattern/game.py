@@ -6,44 +6,48 @@ repairing) is the shared nonogram back-end with the `pattern` profile.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from autoplayer.errors import InputError, UserError
 from autoplayer.games.base import Check, Solved
-from autoplayer.games.nonogram.game import PROFILES, SOLVE_TIMEOUT, NonogramGame, Reading
+from autoplayer.games.nonogram.game import (
+    NO_TEMPLATES,
+    PROFILES,
+    SOLVE_TIMEOUT,
+    NonogramGame,
+    Reading,
+)
 from autoplayer.games.nonogram.model import line_clue
 from autoplayer.games.nonogram.pattern import completion
 from autoplayer.games.nonogram.pattern.reader import PatternRead, read_pattern, reread_cells
 from autoplayer.screen.input import Pace
+from autoplayer.vision.templates import BUNDLED
 
 if TYPE_CHECKING:
     from autoplayer.screen.capture import Frame
     from autoplayer.vision.templates import TemplateSet
 
-TEMPLATES_DIR = Path(__file__).resolve().parents[4] / "templates"
-"""`templates/` of the checkout (templates/NAME/ per calibrated game)."""
+TEMPLATES_DIR = BUNDLED
 DEFAULT_TEMPLATES = "pattern"
 ENUMERATE = 64
 """With clipped clues: solutions enumerated to find the one the visible numbers allow."""
 
 
 def load_named(name: str | None) -> TemplateSet | None:
-    """templates/NAME (of the checkout, else of the working directory) or a directory.
+    """The set NAME (a directory, or a name on the template search path).
 
     With no name, Pattern's own set when it is there, else None: the state
     machines then read alone.
     """
     from autoplayer.vision.templates import load_templates
 
+    if name == NO_TEMPLATES:
+        return None
     if name is None:
         default = TEMPLATES_DIR / DEFAULT_TEMPLATES
         return load_templates(default) if (default / "index.json").exists() else None
-    for path in (Path(name), TEMPLATES_DIR / name):
-        if (path / "index.json").exists():
-            return load_templates(path)
     return load_templates(name)
 
 
