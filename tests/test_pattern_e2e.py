@@ -268,7 +268,7 @@ def test_red_error_clues_and_the_keyboard_cursor_do_not_break_reading(xserver: X
         y = origin.y + round(read.ys[0])
         for x in read.xs:
             xdotool(xserver.display, "mousemove", str(origin.x + round(x)), str(y),
-                     "click", "3")
+                    "click", "3")
             time.sleep(0.04)
         xdotool(xserver.display, "key", "Down", "Down", "Right")
         time.sleep(0.3)
