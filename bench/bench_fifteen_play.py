@@ -9,37 +9,30 @@ batches, and the time per stage.
 
 from __future__ import annotations
 
-import json
 import os
-import statistics
 import subprocess
-import sys
 import time
 
-from bench.report import write_section
+from bench.play_runs import STAGES, median, park_pointer, play_report, publish
 
 SGT = "/usr/games/sgt-fifteen"
 SEEDS = (1, 2, 3, 4, 5)
 
 
 def one_run(display: str, seed: int, solver: str) -> dict:
-    game_id = subprocess.run([SGT, "--generate", "1", f"4x4#{seed}"], capture_output=True,
-                             text=True, check=True).stdout.strip()
-    env = {**os.environ, "DISPLAY": display}
-    proc = subprocess.Popen([SGT, game_id], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    from autoplayer.games.nonogram.pattern.session import generate
+    from autoplayer.screen.xvfb import stop_process
+
+    game_id = generate(f"4x4#{seed}", binary=SGT)  # Tatham's own generator, as for Pattern
+    proc = subprocess.Popen([SGT, game_id], env={**os.environ, "DISPLAY": display},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         time.sleep(1.5)  # the window maps and draws
-        subprocess.run(["xdotool", "mousemove", "1000", "700"], check=True, env=env)
-        done = subprocess.run(
-            [sys.executable, "-m", "autoplayer", "play", "--window", "Fifteen", "--profile",
-             solver, "--json"], env=env, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise RuntimeError(f"seed {seed} ({solver}): {done.stderr.strip()}")
-        return json.loads(done.stdout)
+        park_pointer(display, 1000, 700)
+        return play_report(display, "--window", "Fifteen", "--profile", solver,
+                           run=f"seed {seed} ({solver})")
     finally:
-        proc.terminate()
-        proc.wait(10)
+        stop_process(proc)
 
 
 def main() -> None:
@@ -57,14 +50,10 @@ def main() -> None:
                 print(f"{solver} seed {seed}: {r['total_s']:.1f} s, {r['gestures']} clicks",
                       flush=True)
 
-    def med(rs: list[dict], key: str, sub: str | None = None) -> float:
-        return statistics.median(r[key][sub] if sub else r[key] for r in rs)
-
-    stages = ["capture", "read", "solve", "plan", "input", "verify"]
     rows = ["| figure | " + " | ".join(solvers) + " |", "|---" * (len(solvers) + 1) + "|"]
 
     def row(label: str, fmt: str, key: str, sub: str | None = None) -> None:
-        rows.append(f"| {label} | " + " | ".join(fmt.format(med(runs[s], key, sub))
+        rows.append(f"| {label} | " + " | ".join(fmt.format(median(runs[s], key, sub))
                                                    for s in solvers) + " |")
 
     row("total (command start → verified)", "{:.1f} s", "total_s")
@@ -72,7 +61,7 @@ def main() -> None:
     row("clicks", "{:.0f}", "gestures")
     row("tiles moved", "{:.0f}", "units_changed")
     row("batches", "{:.0f}", "batches")
-    for st in stages:
+    for st in STAGES:
         row(st, "{:.0f} ms", "stages_ms", st)
     text = (
         "`autoplayer play --window Fifteen --profile SOLVER --json` on `sgt-fifteen` 4×4 boards "
@@ -80,11 +69,9 @@ def main() -> None:
         f"medians of {len(SEEDS)} runs per solver; every run ended with the board verified "
         "solved (exit 0). Input is paced at one click per 0.15 s (the game animates a slide "
         "for 0.13 s), so it dominates; solve includes loading the pattern databases and "
-        "numba's compiled code. Load average at start "
-        f"{load:.1f} on 2 cores shared with other work.\n\n" + "\n".join(rows)
+        "numba's compiled code."
     )
-    write_section("fifteen-play", text)
-    print(text)
+    publish("fifteen-play", text, rows, load)
 
 
 if __name__ == "__main__":

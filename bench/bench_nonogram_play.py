@@ -10,14 +10,10 @@ input gestures against the cells they changed.
 
 from __future__ import annotations
 
-import json
 import os
-import statistics
-import subprocess
-import sys
 import time
 
-from bench.report import write_section
+from bench.play_runs import STAGES, median, park_pointer, play_report, publish
 
 SIZE = 20
 SEEDS = (1, 2, 3, 4, 5)
@@ -25,27 +21,17 @@ SKIN = "pixel"
 
 
 def one_run(display: str, seed: int) -> dict:
-    from autoplayer.commands.play import bundled_game
+    from autoplayer.commands.play import bundled_game, wait_until_still
     from autoplayer.screen.capture import Screen
     from autoplayer.screen.source import WindowSource
 
     with bundled_game(display, size=SIZE, seed=seed, skin=SKIN) as page:
-        from autoplayer.commands.play import wait_until_still
-
-        # The pointer off the window, as when a user starts the bot from a terminal.
-        subprocess.run(["xdotool", "mousemove", "1279", "1023"], check=True,
-                       env={**os.environ, "DISPLAY": display})
-        source = WindowSource(Screen(), window_id=page.window)
+        park_pointer(display, 1279, 1023)
+        source = WindowSource(Screen(display), window_id=page.window, display=display)
         wait_until_still(source)
         source.close()
         t0 = time.time()
-        done = subprocess.run(
-            [sys.executable, "-m", "autoplayer", "play", "--window", f"#{seed}", "--json"],
-            env={**os.environ, "DISPLAY": display}, capture_output=True, text=True, check=False,
-        )
-        if done.returncode != 0:
-            raise RuntimeError(f"seed {seed}: {done.stderr.strip()}")
-        report = json.loads(done.stdout)
+        report = play_report(display, "--window", f"#{seed}", run=f"seed {seed}")
         report["from_launch_ms"] = (report["first_input_epoch"] - t0) * 1000
         page.server.wait_for(page.session, lambda s, _: bool(s and s.get("solved")), 10)
         report["page_solved"] = bool(page.state().get("solved"))
@@ -63,10 +49,8 @@ def main() -> None:
             print(f"seed {seed}: first input {runs[-1]['from_launch_ms']:.0f} ms", flush=True)
 
     def med(key: str, sub: str | None = None) -> float:
-        values = [r[key][sub] if sub else r[key] for r in runs]
-        return statistics.median(values)
+        return median(runs, key, sub)
 
-    stages = ["capture", "read", "solve", "plan", "input", "verify"]
     rows = [
         "| figure | median | all runs |",
         "|---|---|---|",
@@ -75,7 +59,7 @@ def main() -> None:
         f"| in-process start → first input | {med('first_input_ms'):.0f} ms | "
         + ", ".join(f"{r['first_input_ms']:.0f}" for r in runs) + " |",
     ]
-    for st in stages:
+    for st in STAGES:
         rows.append(f"| {st} | {med('stages_ms', st):.0f} ms | "
                     + ", ".join(f"{r['stages_ms'][st]:.0f}" for r in runs) + " |")
     rows.append(f"| input gestures / cells changed | {med('gestures'):.0f} / "
@@ -97,11 +81,9 @@ def main() -> None:
         "and cell; "
         "verify = re-reading the cells after input until the board shows the solution (the page "
         "draws a burst of input late); the input driver starts on a thread while the board is "
-        "read. Load average at start "
-        f"{load:.1f} on 2 cores shared with other work.\n\n" + "\n".join(rows)
+        "read."
     )
-    write_section("nonogram-play", text)
-    print(text)
+    publish("nonogram-play", text, rows, load)
 
 
 if __name__ == "__main__":

@@ -21,10 +21,9 @@ import os
 import re
 import shutil
 import statistics
-import subprocess
-import sys
 import time
 
+from bench.play_runs import STAGES, run_play
 from bench.report import write_section
 
 SIZE, TILE = 20, 24
@@ -37,7 +36,7 @@ def _strokes_run(display: str, game_id: str, pause: float) -> tuple[int, int, in
     """(cells left wrong, drags, clicks, seconds of input) for one paced run."""
 
     from autoplayer.games.nonogram.formats import load_puzzle
-    from autoplayer.games.nonogram.pattern.reader import read_pattern, reread_cells
+    from autoplayer.games.nonogram.pattern.game import PatternGame
     from autoplayer.games.nonogram.pattern.session import PatternProcess
     from autoplayer.games.nonogram.planner import TATHAM_PATTERN, gestures, plan
     from autoplayer.games.nonogram.solver import solve
@@ -54,17 +53,18 @@ def _strokes_run(display: str, game_id: str, pause: float) -> tuple[int, int, in
         finally:
             disp.close()
         frame = screen.grab_window(info)
-        read = read_pattern(frame.pixels)
-        moves = gestures(plan(read.cells, solution, TATHAM_PATTERN), read.xs, read.ys,
+        reader = PatternGame()
+        read = reader.read(frame)
+        moves = gestures(plan(read.shown, solution, TATHAM_PATTERN), read.xs, read.ys,
                          TATHAM_PATTERN)
         on_screen = [to_screen(g, frame.origin) for g in moves]
-        with InputDriver(frame.rect_to_screen(read.board), Pace(motion=pause, release=0.0),
+        with InputDriver(frame.rect_to_screen(read.grid), Pace(motion=pause, release=0.0),
                          listen=False) as driver:
             t = time.perf_counter()
             driver.perform(on_screen)
             seconds = time.perf_counter() - t
         time.sleep(0.3)  # past the redraw and any completion flash
-        cells = reread_cells(screen.grab_window(info).pixels, read).cells
+        cells = reader.read(screen.grab_window(info), read).shown
         drags = sum(isinstance(g, Drag) for g in moves)
         return int((cells != solution).sum()), drags, len(moves) - drags, seconds
 
@@ -91,7 +91,7 @@ def measure_pace(display: str) -> tuple[str, float]:
     return "\n".join(rows), (safe if safe is not None else float("nan"))
 
 
-STAGE = re.compile(r"(capture|read|solve|plan|input|verify) (\d+) ms")
+STAGE = re.compile(rf"({'|'.join(STAGES)}) (\d+) ms")
 
 
 def measure_play(display: str) -> list[dict[str, float]]:
@@ -103,9 +103,7 @@ def measure_play(display: str) -> list[dict[str, float]]:
         with PatternProcess(generate(f"{SIZE}x{SIZE}#bench{k}"), display, TILE) as game:
             watch = FlashWatch(game).start()
             start = time.perf_counter()
-            out = subprocess.run([sys.executable, "-m", "autoplayer", "play", "--window",
-                                  "Pattern"], env={**os.environ, "DISPLAY": display},
-                                 capture_output=True, text=True, timeout=300, check=False)
+            out = run_play(display, "--window", "Pattern")
             done = time.perf_counter()
             flashed = watch.wait(5)
             watch.stop()
@@ -127,13 +125,12 @@ def measure_play(display: str) -> list[dict[str, float]]:
 def main() -> None:
     from autoplayer.games.nonogram.game import PROFILES
     from autoplayer.games.nonogram.pattern.session import PATTERN
-    from autoplayer.screen.xvfb import Xvfb
+    from autoplayer.screen.xvfb import virtual_display
 
     if not os.path.exists(PATTERN) or shutil.which("Xvfb") is None:
         print("bench_pattern: needs sgt-puzzles and Xvfb (tools/ensure-system-deps)")
         return
-    with Xvfb(1280, 1024) as x:
-        os.environ["DISPLAY"] = x.display  # pynput reads it when first imported
+    with virtual_display(1280, 1024) as x:  # pynput reads DISPLAY when first imported
         pace_table, safe = measure_pace(x.display)
         plays = measure_play(x.display)
 
@@ -146,8 +143,7 @@ def main() -> None:
     drags = med("events") - 3 * med("gestures")
     floor_safe, floor_used = drags * safe, drags * used.motion
     stage_rows = "\n".join(
-        f"| {s} | {med(s) * 1000:.0f} ms |" for s in
-        ("capture", "read", "solve", "plan", "input", "verify") if s in plays[0])
+        f"| {s} | {med(s) * 1000:.0f} ms |" for s in STAGES if s in plays[0])
     text = f"""
 Simon Tatham's Pattern (Debian `sgt-pattern`) under Xvfb, real pynput (XTEST) input,
 {SIZE}x{SIZE} generated puzzles at {TILE} px tiles. Command: `python -m bench.bench_pattern`.

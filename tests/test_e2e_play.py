@@ -7,64 +7,33 @@ tests ask. Nothing here reads the page's DOM or tells the bot where the board is
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from desktop import (
+    needs_chromium,
+    needs_xvfb,
+    run_autoplayer,
+    settled_window,
+    solved_state,
+    user_grabs_the_mouse,
+)
 
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
 from autoplayer.geometry import Button, Click, Drag, Gesture, points
-from autoplayer.screen.xvfb import Xvfb, virtual_display
+from autoplayer.screen.xvfb import Xvfb
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed"),
-    pytest.mark.skipif(shutil.which("chromium") is None, reason="Chromium is not installed"),
-]
+SCREEN = (1280, 1024)
 
-
-@pytest.fixture(scope="module")
-def xserver() -> Iterator[Xvfb]:
-    with virtual_display(1280, 1024) as x:
-        yield x
+pytestmark = [pytest.mark.e2e, needs_xvfb, needs_chromium]
 
 
 def title(size: int, seed: int) -> str:
     return f"Random {size}×{size} #{seed}"
-
-
-def open_source(page: Any) -> Any:
-    """The page's window, painted; the pointer parked off it, where a user starting the bot
-    from a terminal would have it (the previous test may have left it over the board)."""
-    from autoplayer.commands.play import wait_until_still
-    from autoplayer.screen.capture import Screen
-    from autoplayer.screen.source import WindowSource
-
-    subprocess.run(["xdotool", "mousemove", "1279", "1023"], check=True)
-    source = WindowSource(Screen(), window_id=page.window)
-    wait_until_still(source)
-    return source
-
-
-def page_solved(page: Any, timeout: float = 10.0) -> dict[str, Any]:
-    page.server.wait_for(page.session, lambda s, _: bool(s and s.get("solved")), timeout)
-    return page.state()
-
-
-def run_cli(*args: str, display: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "autoplayer", *args], env={**os.environ, "DISPLAY": display},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -83,14 +52,12 @@ def calibrated(xserver: Xvfb, tmp_path_factory: pytest.TempPathFactory) -> Any:
         if (skin, theme) not in made:
             shot, known = where / f"{skin}-{theme}.png", where / f"{skin}-{theme}.non"
             with bundled_game(xserver.display, size=20, seed=100, skin=skin, theme=theme) as page:
-                source = open_source(page)
+                source = settled_window(xserver, page.window)
                 Image.fromarray(source.grab().pixels).save(shot)
                 source.close()
                 save_puzzle(page.puzzle(), known)
-            done = subprocess.run(
-                [sys.executable, "-m", "autoplayer", "calibrate", str(shot), "--puzzle",
-                 str(known), "--name", f"{skin}-{theme}", "--dir", str(where)],
-                capture_output=True, text=True, check=False)
+            done = run_autoplayer(xserver.display, "calibrate", str(shot), "--puzzle", str(known),
+                                  "--name", f"{skin}-{theme}", "--dir", str(where))
             assert done.returncode == 0, done.stderr
             made[skin, theme] = str(where / "templates" / f"{skin}-{theme}")
         return made[skin, theme]
@@ -113,13 +80,13 @@ def test_plays_to_the_games_own_solved_verdict(xserver: Xvfb, calibrated: Any, s
 
     templates = calibrated(skin, theme) if trained else None
     with bundled_game(xserver.display, size=size, seed=seed, skin=skin, theme=theme) as page:
-        source = open_source(page)
+        source = settled_window(xserver, page.window)
         try:
             report = play(make_game(profile="web", templates=templates), source,
                           time_budget=120)
         finally:
             source.close()
-        state = page_solved(page)
+        state = solved_state(page.server, page.session)
     assert state["solved"] is True
     assert report.check is not None and report.check.wrong == 0
     # Every press the page took is one the bot made: a drag is one press.
@@ -133,14 +100,13 @@ def test_dry_run_sends_no_input_and_writes_the_overlay(xserver: Xvfb, tmp_path: 
 
     overlay = tmp_path / "read.png"
     with bundled_game(xserver.display, size=10, seed=4) as page:
-        open_source(page).close()
-        proc = run_cli("play", "--window", title(10, 4), "--dry-run", "--overlay", str(overlay),
-                       display=xserver.display)
-        out, err = proc.communicate(timeout=120)
+        settled_window(xserver, page.window).close()
+        done = run_autoplayer(xserver.display, "play", "--window", title(10, 4), "--dry-run",
+                              "--overlay", str(overlay), timeout=120)
         time.sleep(0.3)
         state = page.state()
-    assert proc.returncode == 0, err
-    assert "dry run: no input sent" in out
+    assert done.returncode == 0, done.stderr
+    assert "dry run: no input sent" in done.stdout
     assert state["events"] == 0
     assert (np.array(state["grid"]) == UNKNOWN).all()
     assert overlay.stat().st_size > 0
@@ -150,25 +116,13 @@ def test_moving_the_mouse_aborts_with_exit_3_and_no_further_input(xserver: Xvfb)
     from autoplayer.commands.play import bundled_game
 
     with bundled_game(xserver.display, size=15, seed=6) as page:
-        open_source(page).close()
-        proc = run_cli("play", "--window", title(15, 6), "--pace", "80", display=xserver.display)
-
-        def user_moves_mouse() -> None:
-            page.server.wait_for(page.session, lambda s, _: bool(s and s["events"] >= 3), 120)
-            subprocess.run(["xdotool", "mousemove", "3", "3"], check=True,
-                           env={**os.environ, "DISPLAY": xserver.display})
-
-        mover = threading.Thread(target=user_moves_mouse)
-        mover.start()
-        out, err = proc.communicate(timeout=180)
-        mover.join()
-        time.sleep(0.5)
-        at_exit = page.state()["events"]
-        time.sleep(1.0)
-        later = page.state()
-    assert proc.returncode == 3, (out, err)
-    assert "aborted: the mouse moved" in err
-    assert len(err.strip().splitlines()) == 1  # one line, no traceback
+        settled_window(xserver, page.window).close()
+        done, at_exit, later = user_grabs_the_mouse(
+            xserver.display, page.server, page.session, "play", "--window", title(15, 6),
+            "--pace", "80")
+    assert done.returncode == 3, (done.stdout, done.stderr)
+    assert "aborted: the mouse moved" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1  # one line, no traceback
     assert 3 <= at_exit == later["events"]
     assert later["solved"] is False
 
@@ -181,7 +135,7 @@ def test_a_misread_is_a_clear_error_and_nothing_is_clicked(xserver: Xvfb) -> Non
     from autoplayer.screen.capture import Frame
 
     with bundled_game(xserver.display, size=10, seed=9) as page:
-        source = open_source(page)
+        source = settled_window(xserver, page.window)
         clean = make_game(profile="web").read(source.grab())
         boxes = [n.box for n in clean.raw.column_numbers[0]]
         assert boxes, "column 1 of this puzzle has clue numbers"
@@ -223,7 +177,7 @@ def test_prefilled_board_is_finished_without_touching_right_cells(xserver: Xvfb)
         result = solve(puzzle)
         assert result.verdict in (Verdict.LINE_SOLVABLE, Verdict.UNIQUE)
         solution = result.solutions[0]
-        source = open_source(page)
+        source = settled_window(xserver, page.window)
         game = make_game(profile="web")
         frame = source.grab()
         reading = game.read(frame)
@@ -264,7 +218,7 @@ def test_prefilled_board_is_finished_without_touching_right_cells(xserver: Xvfb)
             report = play(game, source, driver_factory=recording, time_budget=120)
         finally:
             source.close()
-        state = page_solved(page)
+        state = solved_state(page.server, page.session)
     assert state["solved"] is True
     assert report.right_at_start >= len(right)
 

@@ -12,10 +12,6 @@ solved flag and every click it took to its server.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,73 +19,36 @@ from typing import Any
 
 import numpy as np
 import pytest
+from desktop import (
+    FIFTEEN,
+    needs_chromium,
+    needs_fifteen,
+    needs_xvfb,
+    page_window,
+    run_autoplayer,
+    settled_window,
+    solved_state,
+    tatham_game,
+    user_grabs_the_mouse,
+)
 
-from autoplayer.screen.xvfb import Xvfb, virtual_display
+from autoplayer.games.nonogram.pattern.session import generate as tatham_generate
+from autoplayer.screen.xvfb import Xvfb
 
-SGT = "/usr/games/sgt-fifteen"
+SCREEN = (1024, 768)
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed"),
-]
-needs_sgt = pytest.mark.skipif(not os.path.exists(SGT), reason="sgt-puzzles is not installed")
-needs_chromium = pytest.mark.skipif(shutil.which("chromium") is None,
-                                    reason="Chromium is not installed")
-
-
-@pytest.fixture(scope="module")
-def xserver() -> Iterator[Xvfb]:
-    with virtual_display(1024, 768) as x:
-        yield x
-
-
-def park_pointer(display: str) -> None:
-    """Off every window, where a user starting the bot from a terminal would have it."""
-    subprocess.run(["xdotool", "mousemove", "1020", "760"], check=True,
-                   env={**os.environ, "DISPLAY": display})
-
-
-def run_cli(*args: str, display: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "autoplayer", *args],
-                          env={**os.environ, "DISPLAY": display}, capture_output=True,
-                          text=True, timeout=180, check=False)
+pytestmark = [pytest.mark.e2e, needs_xvfb]
 
 
 # --- Tatham's Fifteen ------------------------------------------------------------------
 def generate(params: str) -> str:
     """A game ID from Tatham's own generator (`4x4#seed` -> `4x4:...`)."""
-    out = subprocess.run([SGT, "--generate", "1", params], capture_output=True, text=True,
-                         check=True, timeout=30)
-    return out.stdout.strip()
+    return tatham_generate(params, binary=FIFTEEN)
 
 
-@contextmanager
-def tatham(display: str, game_id: str) -> Iterator[Any]:
-    """`sgt-fifteen GAME_ID` on the display; yields a WindowSource on its window, painted."""
-    from autoplayer.commands.play import wait_until_still
-    from autoplayer.screen.capture import Screen
-    from autoplayer.screen.source import WindowSource
-
-    proc = subprocess.Popen([SGT, game_id], env={**os.environ, "DISPLAY": display},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    source = None
-    try:
-        deadline = time.monotonic() + 20
-        while source is None:
-            try:
-                source = WindowSource(Screen(), "Fifteen", exact=True, display=display)
-            except Exception:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise
-                time.sleep(0.1)
-        park_pointer(display)
-        wait_until_still(source)
-        yield source
-    finally:
-        if source is not None:
-            source.close()
-        proc.terminate()
-        proc.wait(10)
+def tatham(xserver: Xvfb, game_id: str) -> Any:
+    """`sgt-fifteen GAME_ID` on the display; a WindowSource on its window, painted."""
+    return tatham_game(xserver, FIFTEEN, game_id, "Fifteen")
 
 
 def status_ink_width(pixels: np.ndarray, board_bottom: int) -> int:
@@ -109,14 +68,14 @@ def settled_reading(source: Any, game: Any) -> Any:
     return game.read(wait_until_still(source))
 
 
-@needs_sgt
+@needs_fifteen
 @pytest.mark.parametrize("params", ["3x3#11", "3x3#12", "4x4#13", "4x4#14", "2x3#18"])
 def test_plays_tathams_fifteen_to_completed(xserver: Xvfb, params: str) -> None:
     from autoplayer.games.fifteen.game import FifteenGame
     from autoplayer.play import play
 
     game_id = generate(params)
-    with tatham(xserver.display, game_id) as source:
+    with tatham(xserver, game_id) as source:
         first = source.grab()
         game = FifteenGame(solver="fast")
         start = game.read(first)
@@ -132,16 +91,16 @@ def test_plays_tathams_fifteen_to_completed(xserver: Xvfb, params: str) -> None:
     assert 0 < report.gestures < report.units_changed
 
 
-@needs_sgt
+@needs_fifteen
 def test_autoplayer_play_window_fifteen(xserver: Xvfb) -> None:
     """The command a user types: the game is chosen from the window, exit 0 when solved."""
     from autoplayer.games.fifteen.game import FifteenGame
 
-    with tatham(xserver.display, generate("4x4#15")) as source:
+    with tatham(xserver, generate("4x4#15")) as source:
         start = FifteenGame().read(source.grab())
         before = status_ink_width(source.grab().pixels, start.shown.rect.bottom)
-        done = run_cli("play", "--window", "Fifteen", "--profile", "fast", "--json",
-                       display=xserver.display)
+        done = run_autoplayer(xserver.display, "play", "--window", "Fifteen", "--profile",
+                              "fast", "--json")
         end = settled_reading(source, FifteenGame())
         after = status_ink_width(source.grab().pixels, end.shown.rect.bottom)
     assert done.returncode == 0, done.stderr
@@ -151,13 +110,13 @@ def test_autoplayer_play_window_fifteen(xserver: Xvfb) -> None:
     assert after > 1.6 * before
 
 
-@needs_sgt
+@needs_fifteen
 def test_dry_run_reads_and_plans_without_a_click(xserver: Xvfb, tmp_path: Any) -> None:
     overlay = tmp_path / "read.png"
-    with tatham(xserver.display, generate("4x4#17")) as source:
+    with tatham(xserver, generate("4x4#17")) as source:
         first = source.grab()
-        done = run_cli("play", "--window", "Fifteen", "--dry-run", "--profile", "fast",
-                       "--overlay", str(overlay), display=xserver.display)
+        done = run_autoplayer(xserver.display, "play", "--window", "Fifteen", "--dry-run",
+                              "--profile", "fast", "--overlay", str(overlay))
         time.sleep(0.3)
         later = source.grab()
     assert done.returncode == 0, done.stderr
@@ -169,7 +128,7 @@ def test_dry_run_reads_and_plans_without_a_click(xserver: Xvfb, tmp_path: Any) -
     assert overlay.stat().st_size > 0
 
 
-@needs_sgt
+@needs_fifteen
 def test_an_unsolvable_reading_is_refused_before_any_click(xserver: Xvfb) -> None:
     """A board with two tiles swapped (no sequence of slides solves it): exit 2, one line,
     and the game's move counter never moves."""
@@ -178,10 +137,10 @@ def test_an_unsolvable_reading_is_refused_before_any_click(xserver: Xvfb) -> Non
     board[i], board[j] = board[j], board[i]
     from autoplayer.games.fifteen.game import FifteenGame
 
-    with tatham(xserver.display, "3x3:" + ",".join(board)) as source:
+    with tatham(xserver, "3x3:" + ",".join(board)) as source:
         first = source.grab()
         reading = FifteenGame().read(first)
-        done = run_cli("play", "--window", "Fifteen", display=xserver.display)
+        done = run_autoplayer(xserver.display, "play", "--window", "Fifteen")
         time.sleep(0.3)
         later = source.grab()
     assert done.returncode == 2
@@ -192,24 +151,16 @@ def test_an_unsolvable_reading_is_refused_before_any_click(xserver: Xvfb) -> Non
 
 # --- the bundled page -----------------------------------------------------------------
 @contextmanager
-def fifteen_page(display: str, size: int, seed: int) -> Iterator[tuple[Any, str, Any]]:
+def fifteen_page(xserver: Xvfb, size: int, seed: int) -> Iterator[tuple[Any, str, Any]]:
     """The page in a Chromium app window: (server, session, WindowSource), page drawn."""
-    from autoplayer.commands.play import wait_until_still
-    from autoplayer.screen.capture import Screen
-    from autoplayer.screen.source import WindowSource
-    from autoplayer.webgame.browser import launch_app
     from autoplayer.webgame.server import GameServer, new_session_id
 
     with GameServer() as server:
         session = new_session_id()
-        url = server.url(game="fifteen", size=(size, size), seed=seed, session=session)
-        with launch_app(url, display=display, width=760, height=700) as app:
-            assert server.wait_for(session, lambda s, lay: s is not None and lay is not None,
-                                   60), "the page did not load"
-            park_pointer(display)
-            source = WindowSource(Screen(), window_id=app.window, display=display)
+        with page_window(server, xserver, width=760, height=700, game="fifteen",
+                         size=(size, size), seed=seed, session=session) as app:
+            source = settled_window(xserver, app.window)
             try:
-                wait_until_still(source)
                 yield server, session, source
             finally:
                 source.close()
@@ -221,11 +172,10 @@ def test_plays_the_bundled_page_to_its_solved_flag(xserver: Xvfb, size: int, see
     from autoplayer.games.fifteen.game import FifteenGame
     from autoplayer.play import play
 
-    with fifteen_page(xserver.display, size, seed) as (server, session, source):
+    with fifteen_page(xserver, size, seed) as (server, session, source):
         assert not server.state(session)["solved"]
         report = play(FifteenGame(solver="fast"), source, time_budget=120)
-        server.wait_for(session, lambda s, _: bool(s and s.get("solved")), 10)
-        state = server.state(session)
+        state = solved_state(server, session)
     assert state["solved"] is True
     assert state["cells"] == [*range(1, size * size), 0]
     # Every click the page took is one the bot made, and each one slid something.
@@ -235,11 +185,10 @@ def test_plays_the_bundled_page_to_its_solved_flag(xserver: Xvfb, size: int, see
 
 @needs_chromium
 def test_autoplayer_play_on_the_page(xserver: Xvfb) -> None:
-    with fifteen_page(xserver.display, 3, 25) as (server, session, _source):
-        done = run_cli("play", "--window", "Fifteen – 3×3 #25", "--profile", "fast",
-                       display=xserver.display)
-        server.wait_for(session, lambda s, _: bool(s and s.get("solved")), 10)
-        state = server.state(session)
+    with fifteen_page(xserver, 3, 25) as (server, session, _source):
+        done = run_autoplayer(xserver.display, "play", "--window", "Fifteen – 3×3 #25",
+                              "--profile", "fast")
+        state = solved_state(server, session)
     assert done.returncode == 0, done.stderr
     assert "every tile verified" in done.stdout
     assert state["solved"] is True
@@ -247,29 +196,12 @@ def test_autoplayer_play_on_the_page(xserver: Xvfb) -> None:
 
 @needs_chromium
 def test_moving_the_mouse_aborts_with_exit_3_and_no_further_clicks(xserver: Xvfb) -> None:
-    import threading
-
-    with fifteen_page(xserver.display, 4, 26) as (server, session, _source):
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "autoplayer", "play", "--window", "Fifteen – 4×4 #26",
-             "--profile", "fast", "--pace", "300"],
-            env={**os.environ, "DISPLAY": xserver.display}, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True)
-
-        def user_moves_mouse() -> None:
-            server.wait_for(session, lambda s, _: bool(s and s["events"] >= 3), 120)
-            subprocess.run(["xdotool", "mousemove", "5", "5"], check=True,
-                           env={**os.environ, "DISPLAY": xserver.display})
-
-        mover = threading.Thread(target=user_moves_mouse)
-        mover.start()
-        out, err = proc.communicate(timeout=180)
-        mover.join()
-        time.sleep(0.5)
-        at_exit = server.state(session)["events"]
-        time.sleep(1.0)
-        later = server.state(session)
-    assert proc.returncode == 3, (out, err)
-    assert "aborted: the mouse moved" in err and len(err.strip().splitlines()) == 1
+    with fifteen_page(xserver, 4, 26) as (server, session, _source):
+        done, at_exit, later = user_grabs_the_mouse(
+            xserver.display, server, session, "play", "--window", "Fifteen – 4×4 #26",
+            "--profile", "fast", "--pace", "300")
+    assert done.returncode == 3, (done.stdout, done.stderr)
+    assert "aborted: the mouse moved" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
     assert 3 <= at_exit == later["events"]
     assert later["solved"] is False

@@ -10,21 +10,16 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
+from desktop import FIFTEEN, needs_chromium, needs_fifteen
 
 from autoplayer.errors import InputError, UserError
 from autoplayer.games.fifteen.model import Board, goal, is_solvable
 from autoplayer.geometry import Click
-
-SGT = "/usr/games/sgt-fifteen"
-needs_sgt = pytest.mark.skipif(not Path(SGT).exists(), reason="sgt-fifteen is not installed")
-needs_chromium = pytest.mark.skipif(shutil.which("chromium") is None,
-                                    reason="Chromium is not installed")
 
 
 def random_board(width: int, height: int, seed: int) -> Board:
@@ -44,13 +39,13 @@ def tatham_picture(board: Board, tmp_path: Path, tile: int | None = None) -> np.
 
     out = tmp_path / f"{board.width}x{board.height}-{tile}.png"
     env = {**os.environ} if tile is None else {**os.environ, "FIFTEEN_TILESIZE": str(tile)}
-    subprocess.run([SGT, "--screenshot", str(out), board.spec()], env=env, check=True,
+    subprocess.run([FIFTEEN, "--screenshot", str(out), board.spec()], env=env, check=True,
                    capture_output=True, timeout=30)
     return np.asarray(Image.open(out).convert("RGB"))
 
 
 # --- Tatham's Fifteen ------------------------------------------------------------------
-@needs_sgt
+@needs_fifteen
 @pytest.mark.parametrize("width,height,seed,tile", [
     (3, 3, 1, None), (3, 3, 2, None), (4, 4, 3, None), (4, 4, 4, None), (4, 4, 5, 32),
     (5, 5, 6, None), (6, 6, 7, None), (6, 6, 8, 40), (3, 5, 9, None), (6, 4, 10, 64),
@@ -76,14 +71,14 @@ def test_reads_every_tile_of_tathams_fifteen(width: int, height: int, seed: int,
     assert min(n.confidence for n in again.numbers if n is not None) > 0.5
 
 
-@needs_sgt
+@needs_fifteen
 def test_the_solved_board_reads_as_the_goal(tmp_path: Path) -> None:
     from autoplayer.games.fifteen.reader import read_fifteen
 
     assert read_fifteen(tatham_picture(goal(4, 4), tmp_path)).board.is_solved()
 
 
-@needs_sgt
+@needs_fifteen
 def test_a_wiped_tile_is_refused_naming_its_region(tmp_path: Path) -> None:
     """Two cells without a number: the reader says where, and does not guess."""
     from autoplayer.games.fifteen.reader import read_fifteen
@@ -102,7 +97,7 @@ def test_a_wiped_tile_is_refused_naming_its_region(tmp_path: Path) -> None:
     assert x <= r.x and y <= r.y and x + w >= r.right and y + h >= r.bottom
 
 
-@needs_sgt
+@needs_fifteen
 def test_a_duplicated_tile_is_refused_naming_both(tmp_path: Path) -> None:
     from autoplayer.games.fifteen.reader import read_fifteen
 
@@ -127,28 +122,19 @@ def test_a_picture_without_a_board_is_refused() -> None:
 
 
 # --- the bundled page ----------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def server():
-    from autoplayer.webgame.browser import close_shared_browser
-    from autoplayer.webgame.server import GameServer
-
-    with GameServer() as s:
-        yield s
-    close_shared_browser()
-
-
 @needs_chromium
 @pytest.mark.parametrize("width,height,seed,tile", [
     (3, 3, 1, 72), (4, 4, 2, 72), (4, 4, 3, 48), (5, 5, 4, 56), (6, 6, 5, 48), (5, 3, 6, 40),
 ])
-def test_reads_every_tile_of_the_bundled_page(server, width: int, height: int, seed: int,
+def test_reads_every_tile_of_the_bundled_page(game_server, width: int, height: int, seed: int,
                                               tile: int) -> None:
     from autoplayer.games.fifteen.reader import read_fifteen
     from autoplayer.webgame.browser import headless_screenshot
 
-    url = server.url(game="fifteen", size=(width, height), seed=seed, tile=tile, session=f"r{seed}")
+    url = game_server.url(game="fifteen", size=(width, height), seed=seed, tile=tile,
+                          session=f"r{seed}")
     reading = read_fifteen(headless_screenshot(url, 800, 700))
-    assert reading.board == server.puzzle(f"r{seed}")
+    assert reading.board == game_server.puzzle(f"r{seed}")
 
 
 # --- the page's boards -------------------------------------------------------------------
@@ -174,7 +160,7 @@ def test_page_refuses_sizes_it_does_not_draw() -> None:
 
 
 # --- the back-end's planning ---------------------------------------------------------------
-@needs_sgt
+@needs_fifteen
 def test_plan_follows_the_path_and_re_solves_off_it(tmp_path: Path) -> None:
     from autoplayer.games.fifteen.game import FifteenGame, Reading
     from autoplayer.games.fifteen.planner import play_slides
@@ -220,7 +206,7 @@ def _with_board(shown, board: Board):
     return replace(shown, board=board)
 
 
-@needs_sgt
+@needs_fifteen
 def test_nothing_is_planned_from_an_unreadable_board(tmp_path: Path) -> None:
     from autoplayer.games.fifteen.game import FifteenGame, Reading
     from autoplayer.games.fifteen.reader import read_fifteen
@@ -308,7 +294,7 @@ def _tatham_click(board: Board, cell: int) -> Board:
     return Board(board.width, board.height, tuple(cells))
 
 
-@needs_sgt
+@needs_fifteen
 @pytest.mark.parametrize("lose", [set(), {2, 9}])
 def test_the_loop_solves_and_recovers_from_lost_clicks(tmp_path: Path, lose: set[int]) -> None:
     from autoplayer.games.fifteen.game import FifteenGame
@@ -354,7 +340,7 @@ def test_the_servers_index_links_a_playable_fifteen_page() -> None:
 
 @needs_chromium
 @pytest.mark.parametrize("size,seed", [(4, 41), (5, 42)])
-def test_a_lit_tile_under_the_pointer_reads_the_same(server, size: int, seed: int) -> None:
+def test_a_lit_tile_under_the_pointer_reads_the_same(game_server, size: int, seed: int) -> None:
     """The page lights the movable tile under the pointer (as sites do): still read exactly."""
     from autoplayer.games.fifteen.reader import read_fifteen
     from autoplayer.webgame.browser import headless_screenshot
@@ -364,9 +350,10 @@ def test_a_lit_tile_under_the_pointer_reads_the_same(server, size: int, seed: in
     gap_r, gap_c = divmod(board.gap, size)
     lit = (gap_r, (gap_c + 1) % size if gap_c + 1 < size else gap_c - 1)
     plain = headless_screenshot(
-        server.url(game="fifteen", size=(size, size), seed=seed, session=f"p{seed}"), 800, 700)
+        game_server.url(game="fifteen", size=(size, size), seed=seed, session=f"p{seed}"),
+        800, 700)
     shown = headless_screenshot(
-        server.url(game="fifteen", size=(size, size), seed=seed, session=f"h{seed}",
+        game_server.url(game="fifteen", size=(size, size), seed=seed, session=f"h{seed}",
                    hover=lit), 800, 700)
     reading = read_fifteen(shown)
     assert reading.board == board

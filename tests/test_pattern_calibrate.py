@@ -11,8 +11,9 @@ import pytest
 
 from autoplayer.cli import main
 from autoplayer.games.nonogram.formats import load_puzzle
-from autoplayer.games.nonogram.pattern.reader import read_pattern
+from autoplayer.games.nonogram.pattern.game import PatternGame
 from autoplayer.games.nonogram.pattern.session import PATTERN, generate
+from autoplayer.screen.capture import Frame
 
 pytestmark = pytest.mark.skipif(not os.path.exists(PATTERN), reason="sgt-puzzles is not installed")
 
@@ -49,7 +50,9 @@ def test_calibrate_with_a_game_id_per_screenshot_then_read_with_it(tmp_path: Pat
     assert templates.digits == set(range(10))
     assert (tmp_path / "calibration" / "mine" / "samples.json").exists()
     game_id = generate("20x20#calibrated")
-    read = read_pattern(_load(shot(game_id, 24, tmp_path / "game.png")), templates)
+    game = PatternGame(str(tmp_path / "templates" / "mine"))
+    read = game.read(Frame(_load(shot(game_id, 24, tmp_path / "game.png"))))
+    assert read.raw.template_set == "mine"
     truth = load_puzzle(game_id)
     assert (read.puzzle.rows, read.puzzle.columns) == (truth.rows, truth.columns)
 

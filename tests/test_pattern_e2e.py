@@ -17,25 +17,34 @@ suite's budget is 12, which leaves room for a slower CI machine.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+from desktop import (
+    FIFTEEN,
+    locate_window,
+    needs_fifteen,
+    needs_pattern,
+    needs_xvfb,
+    run_autoplayer,
+    start_autoplayer,
+    tatham_game,
+    xdotool,
+)
 
 from autoplayer.games.nonogram.pattern.session import (
-    PATTERN,
     FlashWatch,
     PatternProcess,
     canvas_size,
     generate,
 )
-from autoplayer.screen.xvfb import Xvfb
+from autoplayer.screen.xvfb import Xvfb, stop_process
 
 SCREEN = (1920, 1200)
 MENU_BAR = 40
@@ -44,24 +53,12 @@ SEEDS = {5: 3, 10: 3, 15: 3, 20: 3, 25: 3}
 TILES = (16, 24, 32)
 PLAY_TIMEOUT = 120
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(not os.path.exists(PATTERN), reason="sgt-puzzles is not installed"),
-    pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed"),
-]
-
-
-@pytest.fixture(scope="module")
-def xserver() -> Iterator[Xvfb]:
-    with Xvfb(*SCREEN) as x:
-        yield x
+pytestmark = [pytest.mark.e2e, needs_pattern, needs_xvfb]
 
 
 def run_play(display: str, *args: str,
              timeout: float = PLAY_TIMEOUT) -> subprocess.CompletedProcess:
-    env = {**os.environ, "DISPLAY": display}
-    return subprocess.run([sys.executable, "-m", "autoplayer", "play", *args], env=env,
-                          capture_output=True, text=True, timeout=timeout, check=False)
+    return run_autoplayer(display, "play", *args, timeout=timeout)
 
 
 def pointer(display: str) -> tuple[int, int]:
@@ -122,38 +119,26 @@ def test_under_a_reparenting_window_manager(tmp_path: Path) -> None:
         # twm would otherwise wait for a click to place each new window.
         rc = tmp_path / "twmrc"
         rc.write_text('RandomPlacement\nUsePPosition "on"\nNoGrabServer\n')
-        env = {**os.environ, "DISPLAY": x.display, "HOME": str(tmp_path)}
-        wm = subprocess.Popen([twm, "-f", str(rc)], env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+        wm = subprocess.Popen([twm, "-f", str(rc)], env={**x.env(), "HOME": str(tmp_path)},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             time.sleep(0.5)
             with PatternProcess(generate("10x10#wm"), x.display, 24) as game:
-                from autoplayer.screen.window import locate, open_display
-
-                disp = open_display(x.display)
-                try:
-                    info = locate(disp, game.window_id)
-                finally:
-                    disp.close()
+                info = locate_window(x.display, game.window_id)
                 assert info.ancestors, "twm did not reparent the window; the test proves nothing"
                 play_to_completion(x, game)
         finally:
-            wm.terminate()
-            wm.wait(5)
+            stop_process(wm)
 
 
 def test_window_moved_between_cycles_is_followed(xserver: Xvfb) -> None:
     """The window jumps while the bot plays: it re-locates it and still finishes the game."""
     with PatternProcess(generate("15x15#moves"), xserver.display, 24) as game:
         watch = FlashWatch(game).start()
-        env = {**os.environ, "DISPLAY": xserver.display}
-        proc = subprocess.Popen([sys.executable, "-m", "autoplayer", "play", "--window",
-                                 "Pattern"], env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        proc = start_autoplayer(xserver.display, "play", "--window", "Pattern")
         try:
             assert watch.changed.wait(30), "the bot never changed a cell"
-            subprocess.run(["xdotool", "windowmove", str(game.window_id), "150", "60"],
-                           env=env, check=True, timeout=10)
+            xdotool(xserver.display, "windowmove", str(game.window_id), "150", "60")
             out, err = proc.communicate(timeout=PLAY_TIMEOUT)
             assert proc.returncode == 0, err + out
             assert watch.wait(5), f"Pattern did not flash completed:\n{out}"
@@ -164,51 +149,21 @@ def test_window_moved_between_cycles_is_followed(xserver: Xvfb) -> None:
             watch.stop()
 
 
-FIFTEEN = "/usr/games/sgt-fifteen"
 FIFTEEN_ID = "4x4:4,6,5,12,9,0,11,1,10,3,8,7,14,13,2,15"
 
 
 @pytest.fixture
-def fifteen(xserver: Xvfb) -> Iterator[int]:
-    """Another Tatham game (title "Fifteen", 240 px square at the top left): its window id."""
-    from autoplayer.errors import UserError
-    from autoplayer.screen.window import find_window, open_display
-
-    if not os.path.exists(FIFTEEN):
-        pytest.skip("sgt-fifteen is not installed")
-    proc = subprocess.Popen([FIFTEEN, FIFTEEN_ID], env={**os.environ, "DISPLAY": xserver.display},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    disp = open_display(xserver.display)
-    try:
-        for _ in range(200):
-            try:
-                window = find_window(disp, "Fifteen", exact=True).id
-                break
-            except UserError:
-                time.sleep(0.05)
-        else:
-            raise AssertionError("no Fifteen window appeared")
-        time.sleep(0.5)
-        yield window
-    finally:
-        disp.close()
-        proc.terminate()
-        proc.wait(5)
+def fifteen(xserver: Xvfb) -> Iterator[Any]:
+    """Another Tatham game (title "Fifteen", 240 px square at the top left), as a source."""
+    with tatham_game(xserver, FIFTEEN, FIFTEEN_ID, "Fifteen") as source:
+        yield source
 
 
+@needs_fifteen
 def test_a_window_that_is_not_pattern_is_refused_without_input(xserver: Xvfb,
-                                                               fifteen: int) -> None:
-    from autoplayer.screen.capture import Screen
-    from autoplayer.screen.window import locate, open_display
-
+                                                               fifteen: Any) -> None:
     def shot() -> np.ndarray:
-        disp = open_display(xserver.display)
-        try:
-            info = locate(disp, fifteen)
-        finally:
-            disp.close()
-        with Screen(xserver.display) as screen:
-            return screen.grab_window(info).pixels
+        return fifteen.grab().pixels
 
     before, where = shot(), pointer(xserver.display)
     # Played as a nonogram: since `play` knows the 15-puzzle, a Fifteen window left to the
@@ -224,28 +179,23 @@ def test_a_window_that_is_not_pattern_is_refused_without_input(xserver: Xvfb,
     assert np.array_equal(shot(), before), "the Fifteen window changed"
 
 
+@needs_fifteen
 def test_a_covered_window_is_refused_without_input(xserver: Xvfb) -> None:
     with PatternProcess(generate("10x10#covered"), xserver.display, 24) as game:
         # With no window manager the window mapped last is on top, at (0, 0) too.
-        proc = subprocess.Popen([FIFTEEN, FIFTEEN_ID],
-                                env={**os.environ, "DISPLAY": xserver.display},
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            time.sleep(1.0)
+        with tatham_game(xserver, FIFTEEN, FIFTEEN_ID, "Fifteen"):
             where = pointer(xserver.display)
             result = run_play(xserver.display, "--window", "Pattern", timeout=60)
             assert result.returncode == 2, result.stderr + result.stdout
             assert "covered by" in result.stderr and "Fifteen" in result.stderr
             assert pointer(xserver.display) == where, "the bot moved the pointer"
-        finally:
-            proc.terminate()
-            proc.wait(5)
         time.sleep(0.3)
         # Uncovered again: not one cell was touched.
         from autoplayer.games.nonogram.model import UNKNOWN
-        from autoplayer.games.nonogram.pattern.reader import read_pattern
+        from autoplayer.games.nonogram.pattern.game import PatternGame
+        from autoplayer.screen.capture import Frame
 
-        assert (read_pattern(game.grab()).cells == UNKNOWN).all()
+        assert (PatternGame().read(Frame(game.grab())).shown == UNKNOWN).all()
 
 
 def _untouched(xserver: Xvfb, game: PatternProcess, *args: str) -> subprocess.CompletedProcess:
@@ -307,38 +257,29 @@ def test_a_dry_run_reads_and_solves_but_sends_nothing(xserver: Xvfb, tmp_path: P
         assert im.size == (before.shape[1], before.shape[0])
 
 
-def _xdotool(display: str, *args: str) -> None:
-    subprocess.run(["xdotool", *args], env={**os.environ, "DISPLAY": display}, check=True,
-                   timeout=10)
-
-
 def test_red_error_clues_and_the_keyboard_cursor_do_not_break_reading(xserver: Xvfb) -> None:
     """A user marked row 1 all empty (its clue turns red: the game's error check) and
     moved the keyboard cursor (its row's and column's clues turn grey); the bot reads
     through both, repairs row 1 and finishes."""
-    from autoplayer.games.nonogram.pattern.reader import read_pattern
-    from autoplayer.screen.window import locate, open_display
+    from autoplayer.games.nonogram.pattern.game import PatternGame
+    from autoplayer.screen.capture import Frame
 
     with PatternProcess(generate("10x10#colours"), xserver.display, 24) as game:
-        read = read_pattern(game.grab())
-        disp = open_display(xserver.display)
-        try:
-            origin = locate(disp, game.window_id).rect
-        finally:
-            disp.close()
+        read = PatternGame().read(Frame(game.grab()))
+        origin = locate_window(xserver.display, game.window_id).rect
         y = origin.y + round(read.ys[0])
         for x in read.xs:
-            _xdotool(xserver.display, "mousemove", str(origin.x + round(x)), str(y),
-                     "click", "3")
+            xdotool(xserver.display, "mousemove", str(origin.x + round(x)), str(y),
+                    "click", "3")
             time.sleep(0.04)
-        _xdotool(xserver.display, "key", "Down", "Down", "Right")
+        xdotool(xserver.display, "key", "Down", "Down", "Right")
         time.sleep(0.3)
         shown = game.grab()
         red = (shown[..., 0] == 255) & (shown[..., 1] == 0) & (shown[..., 2] == 0)
         cursor = (shown[..., 0] == 255) & (shown[..., 1] == 64) & (shown[..., 2] == 64)
         assert red.any(), "row 1's clue did not turn red; the setup proves nothing"
         assert cursor.any(), "no keyboard cursor; the setup proves nothing"
-        seen = read_pattern(shown)
+        seen = PatternGame().read(Frame(shown))
         assert (seen.puzzle.rows, seen.puzzle.columns) == (read.puzzle.rows,
                                                            read.puzzle.columns)
         play_to_completion(xserver, game)
@@ -347,8 +288,8 @@ def test_red_error_clues_and_the_keyboard_cursor_do_not_break_reading(xserver: X
 def test_a_held_shift_key_is_released_before_input(xserver: Xvfb) -> None:
     """Shift turns Pattern's fill into an erase: the driver lets go of it first."""
     with PatternProcess(generate("10x10#shift"), xserver.display, 24) as game:
-        _xdotool(xserver.display, "keydown", "shift")
+        xdotool(xserver.display, "keydown", "shift")
         try:
             play_to_completion(xserver, game)
         finally:
-            _xdotool(xserver.display, "keyup", "shift")
+            xdotool(xserver.display, "keyup", "shift")

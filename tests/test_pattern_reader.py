@@ -15,12 +15,13 @@ import pytest
 
 from autoplayer.errors import InputError, UserError
 from autoplayer.games.nonogram.formats import load_puzzle
+from autoplayer.games.nonogram.game import NO_TEMPLATES, Reading
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
 from autoplayer.games.nonogram.pattern import completion
-from autoplayer.games.nonogram.pattern.game import TEMPLATES_DIR, load_named, solve_clipped
-from autoplayer.games.nonogram.pattern.reader import read_pattern
+from autoplayer.games.nonogram.pattern.game import DEFAULT_TEMPLATES, TEMPLATES_DIR, PatternGame
 from autoplayer.games.nonogram.pattern.session import PATTERN, generate
 from autoplayer.games.nonogram.solver import solve
+from autoplayer.screen.capture import Frame
 
 needs_pattern = pytest.mark.skipif(not os.path.exists(PATTERN),
                                    reason="sgt-puzzles is not installed")
@@ -38,11 +39,16 @@ def render(game_id: str, tile: int, tmp_path: Path, **colours: str) -> np.ndarra
         return np.asarray(im.convert("RGB"))
 
 
+def read(pixels: np.ndarray, templates: str | None = None) -> Reading:
+    """What the play loop reads first from a Pattern window showing these pixels."""
+    return PatternGame(templates).read(Frame(pixels))
+
+
 @pytest.fixture(scope="module")
-def templates() -> object:
-    if not (TEMPLATES_DIR / "pattern" / "index.json").exists():
+def templates() -> str:
+    if not (TEMPLATES_DIR / DEFAULT_TEMPLATES / "index.json").exists():
         pytest.skip("templates/pattern is missing (tools/pattern-calibration makes it)")
-    return load_named("pattern")
+    return DEFAULT_TEMPLATES
 
 
 # Sizes against tile sizes, the small font (a two-digit column clue) included.
@@ -52,49 +58,48 @@ CASES = [(5, 14), (10, 16), (15, 16), (20, 16), (25, 16), (30, 20), (10, 24), (1
 
 @needs_pattern
 @pytest.mark.parametrize("size,tile", CASES, ids=[f"{s}x{s}-t{t}" for s, t in CASES])
-def test_every_clue_and_cell_of_a_generated_puzzle(tmp_path: Path, templates: object,
+def test_every_clue_and_cell_of_a_generated_puzzle(tmp_path: Path, templates: str,
                                                    size: int, tile: int) -> None:
     game_id = generate(f"{size}x{size}#reader{tile}")
     truth = load_puzzle(game_id)
     pixels = render(game_id, tile, tmp_path)
-    for name, tset in (("templates", templates), ("state machines alone", None)):
-        read = read_pattern(pixels, tset)
-        if read.clipped:
-            # Clipped lines never get a guessed clue; the rest must be exact.
-            assert all(read.puzzle.rows[i] is None for i in
-                       (line.index for line in read.clipped if line.kind == "row"))
-        rows = [c for c, line in zip(read.puzzle.rows, read.rows, strict=True)
-                if not line.clipped]
-        want = [c for c, line in zip(truth.rows, read.rows, strict=True) if not line.clipped]
+    for name, tset in (("templates", templates), ("state machines alone", NO_TEMPLATES)):
+        reading = read(pixels, tset)
+        assert reading.raw.template_set == (templates if tset == templates else None), name
+        clipped = {c.index for c in reading.raw.clipped if c.kind == "row"}
+        # Clipped lines never get a guessed clue; the rest must be exact.
+        assert all(reading.puzzle.rows[i] is None for i in clipped)
+        rows = [c for i, c in enumerate(reading.puzzle.rows) if i not in clipped]
+        want = [c for i, c in enumerate(truth.rows) if i not in clipped]
         assert rows == want, name
-        assert read.puzzle.columns == truth.columns, name
-        assert read.cells.shape == (size, size)
-        assert (read.cells == UNKNOWN).all()
+        assert reading.puzzle.columns == truth.columns, name
+        assert reading.shown.shape == (size, size)
+        assert (reading.shown == UNKNOWN).all()
 
 
 @needs_pattern
 @pytest.mark.parametrize("colour", ["ff0000", "808080"], ids=["red", "grey"])
-def test_clue_colours_do_not_change_the_reading(tmp_path: Path, templates: object,
+def test_clue_colours_do_not_change_the_reading(tmp_path: Path, templates: str,
                                                 colour: str) -> None:
     """Pattern draws error clues red and the keyboard cursor's lines grey."""
     game_id = generate("15x15#colours")
     pixels = render(game_id, 24, tmp_path, c3=colour)
-    read = read_pattern(pixels, templates)
+    reading = read(pixels, templates)
     truth = load_puzzle(game_id)
-    assert (read.puzzle.rows, read.puzzle.columns) == (truth.rows, truth.columns)
+    assert (reading.puzzle.rows, reading.puzzle.columns) == (truth.rows, truth.columns)
 
 
 @needs_pattern
 def test_cells_are_read_by_their_sampled_colours(tmp_path: Path) -> None:
     pixels = render(generate("10x10#cells"), 24, tmp_path).copy()
-    read = read_pattern(pixels)
+    grid = read(pixels).raw.grid
     want = np.full((10, 10), UNKNOWN, dtype=np.int8)
     for (r, c), state, value in (((0, 0), FILLED, 0), ((3, 7), EMPTY, 255),
                                  ((9, 9), FILLED, 0), ((5, 2), EMPTY, 255)):
-        x0, y0, x1, y1 = read.grid.cell_box(r, c)
-        pixels[y0:y1, x0:x1] = value
+        cell = grid.cell(r, c)
+        pixels[cell.y:cell.bottom, cell.x:cell.right] = value
         want[r, c] = state
-    assert np.array_equal(read_pattern(pixels).cells, want)
+    assert np.array_equal(read(pixels).shown, want)
 
 
 # Row 1 (1 1 1 1 1) does not fit the clue band at 24 px tiles: Pattern clips it.
@@ -105,51 +110,56 @@ CLIPPED_OPEN = ("10x10:3.4/3.1/3.1.3/1/3.2/1.2/5.2/1.1.1/3.1.1/1.2/1.1.1.1.1/1.1
 
 
 @needs_pattern
-def test_a_clipped_row_is_detected_and_never_guessed(tmp_path: Path, templates: object) -> None:
-    read = read_pattern(render(CLIPPED_SETTLED, 24, tmp_path), templates)
-    assert [line.name for line in read.clipped] == ["row 1"]
-    assert read.rows[0].known == (1, 1, 1, 1)  # the numbers wholly visible
-    assert read.puzzle.rows[0] is None
-    solved = solve_clipped(read)
+def test_a_clipped_row_is_detected_and_never_guessed(tmp_path: Path, templates: str) -> None:
+    game = PatternGame(templates)
+    reading = game.read(Frame(render(CLIPPED_SETTLED, 24, tmp_path)))
+    raw = reading.raw
+    assert [line.name for line in raw.clipped] == ["row 1"]
+    assert raw.tail(raw.clipped[0]) == (1, 1, 1, 1)  # the numbers wholly visible
+    assert raw.clipped[0].hidden == 1  # and ink of a cut one at the edge
+    assert reading.puzzle.rows[0] is None
+    solved = game.solve(reading)
     assert np.array_equal(solved.solution, solve(load_puzzle(CLIPPED_SETTLED)).solutions[0])
     assert "row 1: clue clipped" in solved.note
 
 
 @needs_pattern
-def test_a_number_wholly_beyond_the_edge_is_not_missed(tmp_path: Path, templates: object) -> None:
+def test_a_number_wholly_beyond_the_edge_is_not_missed(tmp_path: Path, templates: str) -> None:
     """At 16 px tiles row 1's first 1 lies entirely outside the window: no ink touches
     the edge, but the visible clue starts closer to it than numbers are spaced, so
     the row is open (never read as 1 1 1 1)."""
-    read = read_pattern(render(CLIPPED_SETTLED, 16, tmp_path), templates)
-    assert read.rows[0].clipped and read.rows[0].hidden == 0
-    assert read.rows[0].known == (1, 1, 1, 1)
-    assert read.puzzle.rows[0] is None
+    raw = read(render(CLIPPED_SETTLED, 16, tmp_path), templates).raw
+    row1 = raw.clipped[0]
+    assert row1.name == "row 1" and row1.hidden == 0
+    assert raw.tail(row1) == (1, 1, 1, 1)
+    assert raw.puzzle.rows[0] is None
     # Rows of three numbers start well inside: they are read whole.
-    assert read.puzzle.rows[1] == (1, 1, 2)
+    assert raw.puzzle.rows[1] == (1, 1, 2)
 
 
 @needs_pattern
 def test_clipped_rows_that_leave_solutions_open_stop_with_their_names(
-        tmp_path: Path, templates: object) -> None:
-    read = read_pattern(render(CLIPPED_OPEN, 24, tmp_path), templates)
+        tmp_path: Path, templates: str) -> None:
+    game = PatternGame(templates)
+    reading = game.read(Frame(render(CLIPPED_OPEN, 24, tmp_path)))
     with pytest.raises(UserError, match=r"row 1, row 2, row 3, row 10: clue clipped"):
-        solve_clipped(read)
+        game.solve(reading)
 
 
 def test_a_picture_without_a_board_is_an_error_naming_the_region() -> None:
     rng = np.random.default_rng(1)
     noise = rng.integers(0, 256, (300, 400, 3), dtype=np.uint8)
     with pytest.raises(InputError, match="no grid") as err:
-        read_pattern(noise)
+        read(noise)
     assert err.value.region is not None
     with pytest.raises(InputError):
-        read_pattern(np.full((200, 200, 3), 230, dtype=np.uint8))
+        read(np.full((200, 200, 3), 230, dtype=np.uint8))
 
 
 @needs_pattern
 def test_digits_too_small_are_refused(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="too small to read"):
-        read_pattern(render(generate("25x25#small"), 12, tmp_path))
+        read(render(generate("25x25#small"), 12, tmp_path))
 
 
 def test_finished_means_every_cell_decided_and_every_clue_met() -> None:
@@ -178,5 +188,7 @@ def test_the_completion_flash_is_the_whole_board_inverted() -> None:
     assert not completion.flashing(partly, solution)
 
 
-def test_the_committed_templates_cover_every_digit(templates: object) -> None:
-    assert templates.digits == set(range(10))  # type: ignore[attr-defined]
+def test_the_committed_templates_cover_every_digit(templates: str) -> None:
+    from autoplayer.vision.templates import load_templates
+
+    assert load_templates(TEMPLATES_DIR / templates).digits == set(range(10))

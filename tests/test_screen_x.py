@@ -7,8 +7,6 @@ driver sent.
 
 from __future__ import annotations
 
-import os
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -16,20 +14,15 @@ from typing import Any
 
 import numpy as np
 import pytest
+from desktop import needs_xvfb, xdotool
 
 from autoplayer.errors import Aborted, InputError, UserError
 from autoplayer.geometry import Button, Click, Drag, Key, Rect
-from autoplayer.screen.xvfb import Xvfb, virtual_display
+from autoplayer.screen.xvfb import Xvfb
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists("/usr/bin/Xvfb"), reason="Xvfb is not installed (apt-get install xvfb)"
-)
+SCREEN = (800, 600)
 
-
-@pytest.fixture(scope="module")
-def xserver() -> Iterator[Xvfb]:
-    with virtual_display(800, 600) as x:
-        yield x
+pytestmark = needs_xvfb
 
 
 class RecordingWindow:
@@ -238,12 +231,9 @@ def test_pointer_moved_by_someone_else_aborts(xserver: Xvfb, make_window: Any) -
     from autoplayer.screen.input import InputDriver, Pace
 
     w = make_window(Rect(0, 0, 400, 300))
-    env = {**os.environ, "DISPLAY": xserver.display}
     clicks = [Click(20 + 10 * i, 50) for i in range(30)]
     with InputDriver(Rect(0, 0, 400, 300), Pace(gesture=0.05)) as drv:
-        mover = threading.Timer(
-            0.4, lambda: subprocess.run(["xdotool", "mousemove", "300", "250"], env=env, check=True)
-        )
+        mover = threading.Timer(0.4, xdotool, (xserver.display, "mousemove", "300", "250"))
         mover.start()
         with pytest.raises(Aborted, match="mouse moved"):
             drv.perform(clicks)
@@ -260,12 +250,9 @@ def test_esc_and_time_budget_abort(xserver: Xvfb, make_window: Any) -> None:
     from autoplayer.screen.input import InputDriver, Pace
 
     make_window(Rect(0, 0, 400, 300))
-    env = {**os.environ, "DISPLAY": xserver.display}
     clicks = [Click(20 + 10 * i, 50) for i in range(30)]
     with InputDriver(Rect(0, 0, 400, 300), Pace(gesture=0.05)) as drv:
-        threading.Timer(
-            0.3, lambda: subprocess.run(["xdotool", "key", "Escape"], env=env, check=True)
-        ).start()
+        threading.Timer(0.3, xdotool, (xserver.display, "key", "Escape")).start()
         with pytest.raises(Aborted, match="Esc"):
             drv.perform(clicks)
     with InputDriver(Rect(0, 0, 400, 300), Pace(gesture=0.05),
@@ -280,8 +267,7 @@ def test_held_modifier_is_released_before_input(xserver: Xvfb, make_window: Any)
     from autoplayer.screen.input import InputDriver
 
     w = make_window(Rect(0, 0, 200, 200))
-    env = {**os.environ, "DISPLAY": xserver.display}
-    subprocess.run(["xdotool", "keydown", "shift"], env=env, check=True)
+    xdotool(xserver.display, "keydown", "shift")
     with InputDriver(Rect(0, 0, 200, 200)) as drv:
         drv.perform([Click(10, 10)])
     press = [e for e in w.events() if e[0] == "press"]

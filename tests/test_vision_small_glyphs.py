@@ -25,9 +25,9 @@ TEN = _mask("""
 ###..#.#
 ..#.####
 ..#..#.#
-####.###
+########
 """)
-"""A 1 whose foot touches a dotted 0: no blank column between them."""
+"""A 1 whose foot runs into a dotted 0: one shape, no blank column between them."""
 
 DOTTED_ZERO = _mask(".### .#.# #### .#.# .###")
 

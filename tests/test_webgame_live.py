@@ -4,44 +4,33 @@
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 
-import mss
 import numpy as np
 import pytest
+from desktop import (
+    needs_chromium,
+    needs_xdotool,
+    needs_xvfb,
+    page_window,
+    start_autoplayer,
+    xdotool,
+)
 
 from autoplayer.games.nonogram.model import FILLED, UNKNOWN, Puzzle, puzzle_from_grid, satisfies
-from autoplayer.screen.xvfb import virtual_display
+from autoplayer.screen.xvfb import Xvfb
 from autoplayer.webgame import nonogram
 from autoplayer.webgame.browser import AppWindow, launch_app
 from autoplayer.webgame.server import GameServer
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(
-        not (shutil.which("Xvfb") and shutil.which("xdotool")
-             and any(shutil.which(n) for n in ("chromium", "chromium-browser"))),
-        reason="needs Xvfb, xdotool and Chromium (make system-deps installs them)",
-    ),
-]
+SCREEN = (1280, 900)
+
+pytestmark = [pytest.mark.e2e, needs_xvfb, needs_xdotool, needs_chromium]
 
 LEFT, RIGHT = 1, 3
-
-
-@pytest.fixture(scope="module")
-def display() -> Iterator[str]:
-    with virtual_display(1280, 900) as x:
-        yield x.display
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[GameServer]:
-    with GameServer() as s:
-        yield s
 
 
 @dataclass
@@ -54,15 +43,10 @@ class Player:
     layout: dict
 
     def xdo(self, *args: str) -> None:
-        subprocess.run(["xdotool", *args], env={**os.environ, "DISPLAY": self.app.display},
-                       check=True, timeout=20)
+        xdotool(self.app.display, *args)
 
     def origin(self) -> tuple[int, int]:
-        out = subprocess.run(
-            ["xdotool", "getwindowgeometry", "--shell", str(self.app.window)],
-            env={**os.environ, "DISPLAY": self.app.display}, capture_output=True, text=True,
-            check=True,
-        ).stdout
+        out = xdotool(self.app.display, "getwindowgeometry", "--shell", str(self.app.window))
         geo = dict(line.split("=", 1) for line in out.split())
         chrome = self.layout["outer"]["h"] - self.layout["viewport"]["h"]
         return int(geo["X"]), int(geo["Y"]) + chrome
@@ -108,29 +92,24 @@ class Player:
         return self.settle(n + 1)
 
     def grab(self) -> np.ndarray:
-        grabber = getattr(mss, "MSS", None) or mss.mss
-        with grabber(display=self.app.display) as sct:
-            shot = np.asarray(sct.grab(sct.monitors[0]))
-        return shot[:, :, 2::-1]  # BGRA -> RGB
+        """The whole screen, RGB."""
+        from autoplayer.screen.capture import Screen
+
+        with Screen(self.app.display) as screen:
+            return screen.grab_monitor(0).pixels
 
 
 @pytest.fixture
-def play(display, server):
+def play(xserver: Xvfb, game_server: GameServer) -> Iterator:
     """Open a page as an app window; yields a function that returns a Player for it."""
-    stack: list = []
+    with ExitStack() as windows:
+        def open_page(**params) -> Player:
+            app = windows.enter_context(
+                page_window(game_server, xserver, width=1100, height=850, **params))
+            session = params["session"]
+            return Player(game_server, session, app, game_server.layout(session))
 
-    def open_page(**kw) -> Player:
-        session = kw.pop("session")
-        url = server.url(session=session, **kw)
-        cm = launch_app(url, display=display, width=1100, height=850)
-        app = cm.__enter__()
-        stack.append(cm)
-        assert server.wait_for(session, lambda st, lay: st is not None and lay is not None, 30)
-        return Player(server, session, app, server.layout(session))
-
-    yield open_page
-    for cm in reversed(stack):
-        cm.__exit__(None, None, None)
+        yield open_page
 
 
 def runs(line: np.ndarray) -> list[tuple[int, int]]:
@@ -205,9 +184,9 @@ def test_hover_highlights_the_row_and_column_under_the_pointer(play):
     assert highlighted() > 0.3
 
 
-def test_entering_the_solution_solves_the_game(play, server):
+def test_entering_the_solution_solves_the_game(play, game_server):
     p = play(size=(10, 10), seed=33, skin="sans", theme="dark", session="live-solve")
-    puzzle = server.puzzle("live-solve")
+    puzzle = game_server.puzzle("live-solve")
     assert isinstance(puzzle, Puzzle) and puzzle.solution is not None
     assert solved_banner_pixels(p) == 0
     p.click(0, 0, RIGHT)  # some noise first: a mark and a wrong fill
@@ -227,7 +206,7 @@ def solved_banner_pixels(p: Player) -> int:
     return int((np.abs(p.grab().astype(int) - green).sum(axis=2) < 40).sum())
 
 
-def test_any_grid_that_fits_the_clues_is_accepted(play, server):
+def test_any_grid_that_fits_the_clues_is_accepted(play, game_server):
     # Every row and column says "1": any permutation matrix solves it, not only the diagonal.
     diagonal = puzzle_from_grid(np.eye(5, dtype=np.int8), title="Rooks")
     p = play(puzzle=diagonal, skin="serif", session="live-any")
@@ -241,10 +220,10 @@ def test_any_grid_that_fits_the_clues_is_accepted(play, server):
     assert state["solved"] is False
 
 
-def test_launch_app_leaves_no_process_behind(display, server):
-    url = server.url(size=(5, 5), seed=1, session="live-kill")
-    with launch_app(url, display=display, width=800, height=600) as app:
-        assert server.wait_for("live-kill", lambda st, _: st is not None, 30)
+def test_launch_app_leaves_no_process_behind(xserver, game_server):
+    url = game_server.url(size=(5, 5), seed=1, session="live-kill")
+    with launch_app(url, display=xserver.display, width=800, height=600) as app:
+        assert game_server.wait_for("live-kill", lambda st, _: st is not None, 30)
         group = app.pid
         os.killpg(group, 0)  # the browser and its helpers are alive in their own group
     assert app.process.poll() is not None
@@ -252,16 +231,12 @@ def test_launch_app_leaves_no_process_behind(display, server):
         os.killpg(group, 0)
 
 
-def test_serve_open_shows_the_game_in_chromium(display):
+def test_serve_open_shows_the_game_in_chromium(xserver):
     import signal
-    import sys
     import urllib.request
 
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "autoplayer", "serve", "--size", "6x6", "--skin", "mono", "--open"],
-        env={**os.environ, "DISPLAY": display}, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, text=True,
-    )
+    proc = start_autoplayer(xserver.display, "serve", "--size", "6x6", "--skin", "mono",
+                            "--open")
     try:
         url = proc.stdout.readline().strip()
         session = url.rsplit("session=", 1)[1]
@@ -280,21 +255,20 @@ def test_serve_open_shows_the_game_in_chromium(display):
     finally:
         if proc.poll() is None:
             proc.kill()
-            proc.wait()
+        proc.communicate()
 
 
 @pytest.mark.parametrize("skin", ["pixel", "serif"])
-def test_headless_pictures_match_the_live_window_pixel_for_pixel(display, server, skin):
+def test_headless_pictures_match_the_live_window_pixel_for_pixel(xserver, game_server, skin):
     """Vision unit tests use headless screenshots; the bot sees the live window. Same pixels."""
     from autoplayer.webgame.browser import headless_screenshot
 
-    shot = server.url(size=(15, 15), seed=3, skin=skin, session=f"headless-{skin}")
+    shot = game_server.url(size=(15, 15), seed=3, skin=skin, session=f"headless-{skin}")
     headless = headless_screenshot(shot, 1000, 800)
     session = f"live-same-{skin}"
-    url = server.url(size=(15, 15), seed=3, skin=skin, session=session)
-    with launch_app(url, display=display, width=1000, height=800) as app:
-        assert server.wait_for(session, lambda st, lay: st is not None and lay is not None, 30)
-        player = Player(server, session, app, server.layout(session))
+    with page_window(game_server, xserver, width=1000, height=800, size=(15, 15), seed=3,
+                     skin=skin, session=session) as app:
+        player = Player(game_server, session, app, game_server.layout(session))
         ox, oy = player.origin()
         time.sleep(0.5)
         live = player.grab()[oy:oy + 800, ox:ox + 1000]

@@ -3,29 +3,18 @@ the page's own layout report)."""
 
 from __future__ import annotations
 
-import shutil
-
 import numpy as np
 import pytest
+from desktop import needs_chromium
 
 from autoplayer.games.nonogram.model import puzzle_from_grid
 from autoplayer.webgame import nonogram
-from autoplayer.webgame.browser import close_shared_browser, headless_screenshot
+from autoplayer.webgame.browser import headless_screenshot
 from autoplayer.webgame.server import GameServer
 
-pytestmark = pytest.mark.skipif(
-    not any(shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")),
-    reason="Chromium is not installed (make system-deps installs it)",
-)
+pytestmark = needs_chromium
 
 VIEW = (1000, 800)
-
-
-@pytest.fixture(scope="module")
-def server():
-    with GameServer() as s:
-        yield s
-    close_shared_browser()
 
 
 def special_puzzle():
@@ -40,11 +29,11 @@ def special_puzzle():
     return puzzle_from_grid(g, title="Special")
 
 
-def shoot(server: GameServer, session: str, **kw):
-    url = server.url(session=session, **kw)
+def shoot(game_server: GameServer, session: str, **kw):
+    url = game_server.url(session=session, **kw)
     image = headless_screenshot(url, *VIEW)
-    assert server.wait_for(session, lambda st, lay: lay is not None, 10)
-    return image, server.layout(session)
+    assert game_server.wait_for(session, lambda st, lay: lay is not None, 10)
+    return image, game_server.layout(session)
 
 
 def rgb(hex_colour: str) -> np.ndarray:
@@ -102,8 +91,8 @@ def check_clues(image: np.ndarray, layout: dict, colours: dict) -> None:
 
 @pytest.mark.parametrize("theme", nonogram.THEMES)
 @pytest.mark.parametrize("skin", nonogram.SKINS)
-def test_each_skin_and_theme_renders_a_board_with_clues(server, skin, theme):
-    image, layout = shoot(server, f"r-{skin}-{theme}", size=(15, 10), seed=3, skin=skin,
+def test_each_skin_and_theme_renders_a_board_with_clues(game_server, skin, theme):
+    image, layout = shoot(game_server, f"r-{skin}-{theme}", size=(15, 10), seed=3, skin=skin,
                           theme=theme)
     s = nonogram.skins()[skin]
     assert layout["pitch"] == s["cell"]
@@ -115,9 +104,9 @@ def test_each_skin_and_theme_renders_a_board_with_clues(server, skin, theme):
 
 @pytest.mark.parametrize(("size", "cell"), [((5, 5), 12), ((5, 5), 40), ((30, 30), 14),
                                             ((20, 20), 22)])
-def test_sizes_from_5_to_30_and_cells_from_12_to_40(server, size, cell):
+def test_sizes_from_5_to_30_and_cells_from_12_to_40(game_server, size, cell):
     for skin in ("pixel", "sans"):
-        image, layout = shoot(server, f"z-{skin}-{size[0]}-{cell}", size=size, seed=5,
+        image, layout = shoot(game_server, f"z-{skin}-{size[0]}-{cell}", size=size, seed=5,
                               skin=skin, cell=cell)
         s = nonogram.skins()[skin]
         assert (layout["width"], layout["height"], layout["pitch"]) == (*size, cell)
@@ -126,10 +115,10 @@ def test_sizes_from_5_to_30_and_cells_from_12_to_40(server, size, cell):
         check_clues(image, layout, s["light"])
 
 
-def test_zero_clues_and_two_digit_clues_follow_the_skin(server):
+def test_zero_clues_and_two_digit_clues_follow_the_skin(game_server):
     puzzle = special_puzzle()
     for skin in nonogram.SKINS:
-        image, layout = shoot(server, f"special-{skin}", puzzle=puzzle, skin=skin, cell=24)
+        image, layout = shoot(game_server, f"special-{skin}", puzzle=puzzle, skin=skin, cell=24)
         s = nonogram.skins()[skin]
         rows = layout["clues"]["rows"]
         assert [n["value"] for n in rows[1]] == [12]
@@ -144,15 +133,15 @@ def test_zero_clues_and_two_digit_clues_follow_the_skin(server):
         check_clues(image, layout, s["light"])
 
 
-def test_screenshots_are_deterministic(server):
-    url = server.url(size=(10, 10), seed=8, skin="serif", theme="dark", session="det")
+def test_screenshots_are_deterministic(game_server):
+    url = game_server.url(size=(10, 10), seed=8, skin="serif", theme="dark", session="det")
     a = headless_screenshot(url, *VIEW)
     b = headless_screenshot(url, *VIEW)
     assert np.array_equal(a, b)
 
 
 @pytest.mark.parametrize("skin", nonogram.SKINS)
-def test_started_game_done_clues_and_hover_are_drawn(server, skin):
+def test_started_game_done_clues_and_hover_are_drawn(game_server, skin):
     """A started game: its cells, its completed lines' clue style, a hover highlight."""
     puzzle = special_puzzle()
     grid = np.full((puzzle.height, puzzle.width), -1, dtype=np.int8)
@@ -160,9 +149,9 @@ def test_started_game_done_clues_and_hover_are_drawn(server, skin):
     grid[4, 0:3] = 0                     # three marked empty
     s = nonogram.skins()[skin]
     colours = s["light"]
-    image, layout = shoot(server, f"started-{skin}", puzzle=puzzle, skin=skin, cell=24,
+    image, layout = shoot(game_server, f"started-{skin}", puzzle=puzzle, skin=skin, cell=24,
                           grid=grid, hover=(7, 6))
-    state = server.state(f"started-{skin}")
+    state = game_server.state(f"started-{skin}")
     assert state is not None and state["grid"] == grid.tolist() and state["events"] == 0
     half = layout["pitch"] // 2
     centre = lambda r, c: image[layout["ys"][r] + half, layout["xs"][c] + half]  # noqa: E731
@@ -190,9 +179,9 @@ def test_started_game_done_clues_and_hover_are_drawn(server, skin):
 
 
 @pytest.mark.parametrize("theme", nonogram.THEMES)
-def test_pixel_skin_ink_is_pure_black_and_only_in_clues(server, theme):
+def test_pixel_skin_ink_is_pure_black_and_only_in_clues(game_server, theme):
     """As on Pixelo, black (r=g=b<20) marks clue digits and nothing else on the page."""
-    image, layout = shoot(server, f"black-{theme}", size=(15, 15), seed=12, skin="pixel",
+    image, layout = shoot(game_server, f"black-{theme}", size=(15, 15), seed=12, skin="pixel",
                           theme=theme)
     px = image.astype(int)
     black = (px.max(axis=2) < 20) & (px.max(axis=2) == px.min(axis=2))

@@ -490,6 +490,18 @@ def split_touching(blob: Blob, digit_height: float, digit_width: float | None = 
     widest_digit = 1.1 * max(h, digit_height)
     if w <= widest_digit or w < 4:
         return [Glyph(blob.box, mask)]
+    apart = _apart_columns(mask)
+    if apart:
+        # Digits a pixel apart touching only corner to corner (a 1's foot and a 0's bowl
+        # in a bold font): shapes whose columns do not overlap are digits of their own.
+        glyphs = []
+        for a, b in itertools.pairwise([0, *apart, w]):
+            part, dy, dx = trim(mask[:, a:b])
+            if part.size:
+                piece = Blob(Rect(blob.box.x + a + dx, blob.box.y + dy, part.shape[1],
+                                  part.shape[0]), part)
+                glyphs += split_touching(piece, digit_height, digit_width)
+        return glyphs
     typical = digit_width if digit_width else 0.62 * max(h, digit_height)
     parts = min(3, max(2, int(w / typical + 0.5)))
     column_ink = mask.sum(axis=0).astype(float)
@@ -515,6 +527,20 @@ def split_touching(blob: Blob, digit_height: float, digit_width: float | None = 
         glyphs.append(Glyph(Rect(blob.box.x + a + dx, blob.box.y + dy, part.shape[1],
                                  part.shape[0]), part))
     return glyphs
+
+
+def _apart_columns(mask: np.ndarray) -> list[int]:
+    """Columns where the mask's 4-connected shapes part without sharing a column."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=4)
+    spans = sorted((int(s[cv2.CC_STAT_LEFT]), int(s[cv2.CC_STAT_LEFT] + s[cv2.CC_STAT_WIDTH]))
+                   for s in stats[1:n] if s[cv2.CC_STAT_AREA] >= 2)
+    merged: list[list[int]] = []
+    for a, b in spans:
+        if merged and a < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return [m[0] for m in merged[1:]]
 
 
 def gap_threshold(layout: ClueLayout) -> tuple[float, float]:

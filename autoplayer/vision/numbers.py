@@ -79,7 +79,7 @@ def read_digit(glyph: Glyph, templates: TemplateSet | None = None) -> DigitReadi
         if tied:
             # This very bitmap was calibrated as another digit too: only the machines
             # tell them apart, so the reading is no surer than a disagreement.
-            distances = scanline.scores(glyph.mask)
+            distances = scanline.distances(glyph.mask)
             conf = 0.5 * scanline.confidence_over(distances[t_best], distances[tied[0]])
         return DigitReading(glyph, _spread([(t_best, conf)] + [(d, 0.0) for d in matched[1:]]),
                             "both")
@@ -87,7 +87,7 @@ def read_digit(glyph: Glyph, templates: TemplateSet | None = None) -> DigitReadi
     # reader's (not against its own runner-up). Trust the calibrated templates (the
     # game's own glyphs) unless the generic machines are clearly surer, but say so
     # through a low confidence, and keep the other opinion as the first alternative.
-    distances = scanline.scores(glyph.mask)
+    distances = scanline.distances(glyph.mask)
     t_case = templates_confidence(top, similar.get(m_best, -1.0))
     m_case = scanline.confidence_over(distances[m_best], distances[t_best])
     if t_case + TEMPLATE_TRUST >= m_case:

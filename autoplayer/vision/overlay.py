@@ -21,7 +21,7 @@ UNSURE = (255, 0, 200)
 
 
 def draw_overlay(image: np.ndarray, board: Rect, cells: Iterable[Iterable[Rect]],
-                 numbers: Iterable[tuple[int, float, Rect]], *, low: float = 0.5,
+                 numbers: Iterable[tuple[int | str, float, Rect]], *, low: float = 0.5,
                  cell_marks: Iterable[tuple[Rect, str]] = ()) -> np.ndarray:
     """A copy of the RGB image with the reading drawn on it.
 

@@ -34,9 +34,10 @@ PROTOTYPES: dict[int, tuple[str, ...]] = {
     1: ("F", "CF", "LCF", "CCF", "C", "CLDCF", "CDCF", "LDCF", "FCF", "CFDCF",
         "CFCF"),
     2: ("CDRCLF", "CDRLF", "FRFLF", "CRCLF", "CDRCF", "FRLF", "CRLF", "CDRCLDF"),
-    3: ("CDRCRDC", "FRFRF", "CRCRC", "CDRCRC", "CRCDC", "FRCRF", "CDRFRDC", "FDRDF", "CDRDC"),
+    3: ("CDRCRDC", "FRFRF", "CRCRC", "CDRCRC", "CRCDC", "FRCRF", "CDRFRDC", "FDRDF", "CDRDC",
+        "FCRCF"),
     4: ("DFR", "DFC", "RDFR", "CDFC", "RDFC", "CDFR", "LDFR"),
-    5: ("FLFRDC", "FLCRC", "FLFRF", "FLCRDC", "FLDRC", "FLFRC"),
+    5: ("FLFRDC", "FLCRC", "FLFRF", "FLCRDC", "FLDRC", "FLFRC", "FLFCRCF"),
     6: ("CLCDC", "FLFDF", "CLDC", "CDLCDC", "FLDF", "CDLDC", "CDLFDC"),
     7: ("FRCL", "FRC", "FR", "FRCC", "FDRC", "FDRCL", "FLRC"),
     8: ("CDCDC", "FDFDF", "CDFDC", "CFDCFDFC"),
@@ -204,7 +205,8 @@ def scores(glyph: np.ndarray) -> dict[int, float]:
     return out
 
 
-_CACHE: dict[tuple[tuple[int, ...], bytes], list[tuple[int, float]]] = {}
+_CACHE: dict[tuple[tuple[int, ...], bytes],
+             tuple[list[tuple[int, float]], dict[int, float]]] = {}
 _CACHE_LIMIT = 4096
 
 
@@ -214,16 +216,25 @@ def recognise(glyph: np.ndarray) -> list[tuple[int, float]]:
     Screens repeat the same glyph bitmap many times, so results are memoised
     by the exact bitmap.
     """
+    return _memo(glyph)[0]
+
+
+def distances(glyph: np.ndarray) -> dict[int, float]:
+    """`scores` of the glyph, memoised with `recognise`."""
+    return _memo(glyph)[1]
+
+
+def _memo(glyph: np.ndarray) -> tuple[list[tuple[int, float]], dict[int, float]]:
     g = np.asarray(glyph, dtype=bool)
     key = (g.shape, np.packbits(g).tobytes())
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    ranked = _recognise(g)
+    s = scores(g)
     if len(_CACHE) >= _CACHE_LIMIT:
         _CACHE.clear()
-    _CACHE[key] = ranked
-    return ranked
+    hit = _CACHE[key] = (_rank(s), s)
+    return hit
 
 
 def clear_cache() -> None:
@@ -240,8 +251,7 @@ def confidence_over(dist: float, other: float) -> float:
     return min(1.0, max(0.0, other - dist) / MARGIN) / (1.0 + dist)
 
 
-def _recognise(glyph: np.ndarray) -> list[tuple[int, float]]:
-    s = scores(glyph)
+def _rank(s: dict[int, float]) -> list[tuple[int, float]]:
     ranked = sorted(s.items(), key=lambda kv: kv[1])
     out = []
     for i, (digit, dist) in enumerate(ranked):

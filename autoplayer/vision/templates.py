@@ -26,6 +26,7 @@ SIZE = (12, 16)
 INDEX = "index.json"
 MARGIN = 0.15
 """A best match this much more similar than the next digit's is fully confident."""
+MEMO_LIMIT = 4096
 
 
 def normalise(mask: np.ndarray) -> np.ndarray:
@@ -57,6 +58,7 @@ class TemplateSet:
         self._refresh()
 
     def _refresh(self) -> None:
+        self._memo: dict[tuple[tuple[int, ...], bytes], dict[int, float]] = {}
         self._vectors = {d: np.stack([normalise(m) for m in ms])
                          for d, ms in self.samples.items() if ms}
         self._aspects = {d: np.array([aspect(m) for m in ms])
@@ -76,7 +78,20 @@ class TemplateSet:
         return True
 
     def scores(self, mask: np.ndarray) -> dict[int, float]:
-        """Similarity in -1..1 of the glyph to each digit's closest sample."""
+        """Similarity in -1..1 of the glyph to each digit's closest sample.
+
+        A board repeats the same few glyph bitmaps: results are memoised by the bitmap.
+        """
+        g = np.asarray(mask, dtype=bool)
+        key = (g.shape, np.packbits(g).tobytes())
+        hit = self._memo.get(key)
+        if hit is None:
+            if len(self._memo) >= MEMO_LIMIT:
+                self._memo.clear()
+            hit = self._memo[key] = self._scores(g)
+        return hit
+
+    def _scores(self, mask: np.ndarray) -> dict[int, float]:
         v = normalise(mask)
         a = aspect(mask)
         out = {}

@@ -88,6 +88,11 @@ class NonogramGame:
     name = "nonogram"
     max_batches = 4
     unit = "cell"
+    reads_clipped = False
+    """Clues running off the window's edge are read as unknown tails (`read_nonogram`'s
+    `clipped`) rather than refused; the game's `solve` must then honour the tails."""
+    min_digit_height = 0.0
+    """Clue digits shorter than this (px) are refused rather than read."""
 
     def __init__(self, profile: Profile = WEB, pace: Pace | None = None,
                  templates: str | None = None) -> None:
@@ -100,16 +105,16 @@ class NonogramGame:
     def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
         """The whole board; after input only the cells (the clues cannot have changed)."""
         from autoplayer.games.nonogram.reader import read_cells, read_nonogram
-        from autoplayer.vision.clues import find_clues
 
         if previous is None:
-            first = reader_reading(read_nonogram(frame.pixels, templates=self._templates(),
-                                                 fallbacks=self._fallbacks()))
+            result = read_nonogram(frame.pixels, templates=self._templates(),
+                                   fallbacks=self._fallbacks(), clipped=self.reads_clipped,
+                                   min_digit_height=self.min_digit_height)
+            first = reader_reading(result)
             levels = cell_levels(frame.pixels, first.raw.cells)
             unknown = levels[first.shown == UNKNOWN]
             level = float(np.median(unknown)) if unknown.size else None
-            layout = find_clues(frame.pixels, first.raw.grid)
-            return replace(first, unknown_level=level, layout=layout)
+            return replace(first, unknown_level=level, layout=result.layout)
         raw = previous.raw
         state = read_cells(frame.pixels, raw.grid, previous.layout)
         if previous.unknown_level is not None:
@@ -160,7 +165,7 @@ class NonogramGame:
             raise UserError(f"the solver found no solution within {SOLVE_TIMEOUT:g} s")
         notes = []
         used = getattr(reading.raw, "template_set", None)
-        if used is not None and self.templates is None:
+        if used is not None and used != getattr(self._templates(), "name", None):
             notes.append(f"clues read with the calibrated templates {used}")
         if result.verdict is Verdict.MULTIPLE:
             notes.append("the clues allow several solutions; playing one of them")
@@ -202,7 +207,11 @@ class NonogramGame:
                 for r, c in stroke.cells():
                     after = self.profile.press[(int(reading.shown[r, c]), stroke.button)]
                     marks.append((raw.cells[r][c], label[after]))
-        numbers = [(n.value, n.confidence, n.box) for _, _, n in raw.numbers()]
+        # A number cut by the picture's edge has no value: it shows as '?'.
+        cut = {(c.kind, c.index) for c in getattr(raw, "clipped", ()) if c.cut}
+        numbers: list[tuple[int | str, float, Rect]] = [
+            ("?", 0.0, n.box) if (kind, i) in cut and n is raw.row_or_column(kind, i)[0]
+            else (n.value, n.confidence, n.box) for kind, i, n in raw.numbers()]
         return draw_overlay(frame.pixels, raw.board, raw.cells, numbers, low=LOW_CONFIDENCE,
                             cell_marks=marks)
 
@@ -220,17 +229,24 @@ UNDECIDED_TOLERANCE = 40.0
 
 
 def cell_levels(pixels: np.ndarray, cells: Sequence[Sequence[Rect]]) -> np.ndarray:
-    """Median luminance of the middle of every cell."""
+    """Median luminance of the middle of every cell (a quarter in from each side).
+
+    Cells differ by a pixel where thick lines run: one patch of the smallest cell's
+    middle size is taken from each, all at once.
+    """
     from autoplayer.vision.image import luminance
 
+    if not cells or not cells[0]:
+        return np.zeros((len(cells), 0), dtype=np.float32)
     lum = luminance(pixels)
-    out = np.zeros((len(cells), len(cells[0]) if cells else 0), dtype=np.float32)
-    for r, row in enumerate(cells):
-        for c, cell in enumerate(row):
-            m = max(1, cell.w // 4)
-            patch = lum[cell.y + m:cell.bottom - m, cell.x + m:cell.right - m]
-            out[r, c] = float(np.median(patch)) if patch.size else 0.0
-    return out
+    side = min(min(c.w, c.h) for row in cells for c in row)
+    m = max(1, side // 4) if side > 2 else 0
+    k = max(1, side - 2 * m)
+    ys = np.array([row[0].y + m for row in cells])[:, None] + np.arange(k)
+    xs = np.array([c.x + m for c in cells[0]])[:, None] + np.arange(k)
+    patches = lum[ys[:, None, :, None], xs[None, :, None, :]]
+    return np.median(patches.reshape(len(cells), len(cells[0]), k * k), axis=2
+                     ).astype(np.float32)
 
 
 def settle_unknowns(state: np.ndarray, levels: np.ndarray, unknown_level: float) -> np.ndarray:
@@ -259,7 +275,7 @@ def make_game(*, templates: str | None = None, profile: str | None = None,
               window: WindowInfo | None = None) -> NonogramGame:
     chosen, pace = PROFILES[profile_for(profile, window)]
     if chosen is TATHAM_PATTERN:
-        # Pattern's own reader (clipped clues, its palette) and completion rule.
+        # Pattern's clipped clues and its completion rule.
         from autoplayer.games.nonogram.pattern.game import PatternGame
 
         return PatternGame(templates, pace)

@@ -7,6 +7,14 @@ agree and the solver finds a solution. When that fails it re-reads the least
 confident numbers with their next-best readings; when nothing works it raises
 `InputError` naming the line and the glyph's pixel region, with an ASCII
 picture of the glyph. The bot never acts on a reading it could not verify.
+
+A clue may run off the picture's edge (a game window too small for its
+clues). By default clue ink on the edge is an error naming the lines. A
+caller that opts in (`clipped=True`) gets those lines' clues as unknown
+(None), their visible numbers kept as a known tail, nothing guessed; and it
+is cautious the other way too: a number stopping closer to the edge than the
+digits of one number stand apart may be cut (its value unknown), and a clue
+starting closer to it than numbers are spaced may have whole numbers beyond.
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ import numpy as np
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Puzzle, min_length
 from autoplayer.geometry import Rect
-from autoplayer.vision.clues import ClueLayout, find_clues
+from autoplayer.vision.clues import ClueLayout, find_clues, gap_threshold
 from autoplayer.vision.grid import Grid, find_grid
 from autoplayer.vision.image import ascii_picture, luminance
 from autoplayer.vision.numbers import ClueNumber, read_lines
@@ -31,6 +39,24 @@ LOW_CONFIDENCE = 0.5
 RETRY_NUMBERS = 8
 """How many of the least confident numbers the validator tries alternatives for."""
 SOLVE_SECONDS = 3.0
+
+
+@dataclass(frozen=True)
+class ClippedLine:
+    """A line whose clue runs off the picture's edge: only a tail of it is known."""
+
+    kind: str
+    """'row' or 'column'."""
+    index: int
+    cut: bool
+    """Its first number read may be cut by the edge: certainly there, value unknown."""
+    hidden: int
+    """Numbers certainly in the clue before its known tail (a cut one, or ink at the edge
+    too little to read as a number)."""
+
+    @property
+    def name(self) -> str:
+        return f"{self.kind} {self.index + 1}"
 
 
 @dataclass(frozen=True)
@@ -49,16 +75,30 @@ class NonogramReading:
     """What the validator changed from the first reading, e.g. 'row 3: 8 -> 6'."""
     template_set: str | None = None
     """The calibrated templates the clues were read with (None: state machines alone)."""
+    clipped: tuple[ClippedLine, ...] = ()
+    """Lines whose clue runs off the picture's edge (only with `read_nonogram(clipped=True)`;
+    their clue in `puzzle` is None)."""
+    layout: ClueLayout | None = field(default=None, repr=False)
+    """The clue bands as found (ink dark or light, its levels)."""
 
     def numbers(self) -> list[tuple[str, int, ClueNumber]]:
         """Every number read, as (kind, line index, number)."""
         return ([("row", i, n) for i, line in enumerate(self.row_numbers) for n in line]
                 + [("column", j, n) for j, line in enumerate(self.column_numbers) for n in line])
 
+    def row_or_column(self, kind: str, index: int) -> tuple[ClueNumber, ...]:
+        """The numbers read for one line."""
+        return (self.row_numbers if kind == "row" else self.column_numbers)[index]
+
+    def tail(self, line: ClippedLine) -> tuple[int, ...]:
+        """The numbers of a clipped line certainly in its clue: those after a cut one."""
+        return tuple(n.value for n in self.row_or_column(line.kind, line.index)[int(line.cut):])
+
 
 def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
                   fallbacks: Iterable[TemplateSet] = (),
-                  verify: bool = True) -> NonogramReading:
+                  verify: bool = True, clipped: bool = False,
+                  min_digit_height: float = 0.0) -> NonogramReading:
     """Read the puzzle and board state shown in an H×W×3 RGB image (see module docstring).
 
     `fallbacks`: template sets to read the clues with when the first reading
@@ -67,34 +107,56 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
     `template_set` names it. A game's look is unknown to the bot, so it tries
     every calibrated font it has rather than trusting a guess; the iterable is
     only consumed on that path (loading sets is not free).
+
+    `clipped`: clues running off the picture's edge are left unknown (see the
+    module docstring) instead of being an error. `min_digit_height`: clue
+    digits shorter than this many pixels are refused rather than read (a
+    game whose small font is misread as often as not).
     """
     if image.ndim != 3 or image.shape[2] < 3:
         raise InputError(f"expected an RGB image, got an array of shape {image.shape}")
     image = image[..., :3]
     grid = find_grid(image)
     layout = find_clues(image, grid)
+    has_digits = any(s.groups for s in (*layout.rows, *layout.columns))
+    if has_digits and layout.digit_height < min_digit_height:
+        board = grid.rect
+        raise InputError(f"the clue digits are {layout.digit_height:g} px tall, too small to "
+                         f"read reliably (at least {min_digit_height:g} px; make the game draw "
+                         "larger)", region=(0, 0, board.x, board.bottom))
     cells = tuple(tuple(grid.cell(r, c) for c in range(grid.width)) for r in range(grid.height))
     state = read_cells(image, grid, layout)
+    cut_lines: tuple[ClippedLine, ...] | None = None
 
     def reading_with(chosen: TemplateSet | None) -> NonogramReading:
+        nonlocal cut_lines
         rows, columns = read_lines(layout, chosen)
+        if cut_lines is None:  # where ink meets the edge does not depend on the digits
+            # Without the opt-in only ink on the edge itself counts: clues a game packs
+            # close to its window's edge are read as they are, as they always were.
+            cut_lines = clipped_lines(layout, rows, columns) if clipped else tuple(
+                ClippedLine(kind, i, True, 1) for kind, lines in
+                (("row", layout.clipped_rows), ("column", layout.clipped_columns))
+                for i in lines)
         return NonogramReading(
-            _puzzle(rows, columns), grid, grid.rect, cells, state,
+            _puzzle(rows, columns, cut_lines), grid, grid.rect, cells, state,
             tuple(tuple(r) for r in rows), tuple(tuple(c) for c in columns),
             layout.clipped_rows, template_set=chosen.name if chosen is not None else None,
+            clipped=cut_lines, layout=layout,
         )
 
     reading = reading_with(templates)
-    for kind, clipped, strips, edge in (("rows", layout.clipped_rows, layout.rows, "left"),
-                                        ("columns", layout.clipped_columns, layout.columns,
-                                         "top")):
-        if clipped:
-            first = strips[clipped[0]].box
-            raise InputError(
-                f"clues of {kind if len(clipped) > 1 else kind[:-1]} "
-                f"{', '.join(str(i + 1) for i in clipped)} run off the "
-                f"{edge} edge of the picture: numbers may be missing, so nothing is guessed",
-                region=(first.x, first.y, first.w, first.h))
+    if reading.clipped and not clipped:
+        for kind, edge in (("row", "left"), ("column", "top")):
+            lines = [c for c in reading.clipped if c.kind == kind]
+            if lines:
+                strips = layout.rows if kind == "row" else layout.columns
+                first = strips[lines[0].index].box
+                raise InputError(
+                    f"clues of {kind}{'s' if len(lines) > 1 else ''} "
+                    f"{', '.join(str(c.index + 1) for c in lines)} run off the "
+                    f"{edge} edge of the picture: numbers may be missing, so nothing is "
+                    "guessed", region=(first.x, first.y, first.w, first.h))
     if not verify:
         return reading
     try:
@@ -109,30 +171,91 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
         raise first_error from None
 
 
+def clipped_lines(layout: ClueLayout, rows: list[list[ClueNumber]],
+                  columns: list[list[ClueNumber]]) -> tuple[ClippedLine, ...]:
+    """Lines whose clue may run off the picture's left (rows) or top (columns) edge.
+
+    A row's first number is cut when its ink touches the edge or stops closer to it
+    than the digits of one number stand apart (a digit beyond would belong to it);
+    ink on the edge that was too little to read as a digit is a cut number before
+    it. The row is clipped whenever its ink starts closer to the edge than two
+    numbers ever stand apart. Columns likewise, their numbers stacked from the top.
+    """
+    lo, hi = gap_threshold(layout)
+    joined = (lo + hi) / 2
+    out = []
+    for kind, lines, touching in (("row", rows, layout.clipped_rows),
+                                  ("column", columns, layout.clipped_columns)):
+        def start(n: ClueNumber, kind: str = kind) -> int:
+            return n.box.x if kind == "row" else n.box.y
+
+        def end(n: ClueNumber, kind: str = kind) -> int:
+            return n.box.right if kind == "row" else n.box.bottom
+
+        apart = [start(b) - end(a) for line in lines for a, b in itertools.pairwise(line)]
+        spacing = min(apart) if apart else 2 * joined
+        for i, line in enumerate(lines):
+            if not line:
+                continue
+            margin = start(line[0])
+            cut = margin == 0 or (kind == "row" and margin <= joined)
+            if cut or i in touching:
+                out.append(ClippedLine(kind, i, cut, 1))
+            elif margin < spacing:
+                out.append(ClippedLine(kind, i, False, 0))
+    return tuple(out)
+
+
 def _mean_confidence(reading: NonogramReading) -> float:
     """How well a reading's glyphs matched (the better-fitting template set comes first)."""
     numbers = reading.numbers()
     return sum(n.confidence for _, _, n in numbers) / len(numbers) if numbers else 0.0
 
 
-def _puzzle(rows: list[list[ClueNumber]], columns: list[list[ClueNumber]]) -> Puzzle:
-    return Puzzle(tuple(tuple(n.value for n in r) for r in rows),
-                  tuple(tuple(n.value for n in c) for c in columns))
+def _puzzle(rows: list[list[ClueNumber]], columns: list[list[ClueNumber]],
+            clipped: Iterable[ClippedLine] = ()) -> Puzzle:
+    """The clues read; a clipped line's is None (unknown)."""
+    unknown = {(c.kind, c.index) for c in clipped}
+
+    def clue(kind: str, i: int, line: list[ClueNumber]) -> tuple[int, ...] | None:
+        return None if (kind, i) in unknown else tuple(n.value for n in line)
+
+    return Puzzle(tuple(clue("row", i, r) for i, r in enumerate(rows)),  # type: ignore[misc]
+                  tuple(clue("column", j, c) for j, c in enumerate(columns)))  # type: ignore[misc]
 
 
 def problems(puzzle: Puzzle) -> list[tuple[str, int, str]]:
-    """What makes the clues impossible, cheapest checks first: (kind, line, message)."""
+    """What makes the clues impossible, cheapest checks first: (kind, line, message).
+
+    Unknown (None) clues are skipped, and then the totals cannot be compared."""
     out = []
     for kind, clues, length in (("row", puzzle.rows, puzzle.width),
                                 ("column", puzzle.columns, puzzle.height)):
         for i, clue in enumerate(clues):
+            if clue is None:
+                continue
             if any(n < 1 for n in clue):
                 out.append((kind, i, "has a number below 1"))
             elif min_length(clue) > length:
                 out.append((kind, i, f"needs {min_length(clue)} cells but has {length}"))
-    rt, ct = sum(map(sum, puzzle.rows)), sum(map(sum, puzzle.columns))
-    if rt != ct:
-        out.append(("totals", -1, f"row clues fill {rt} cells but column clues fill {ct}"))
+    if all(c is not None for c in (*puzzle.rows, *puzzle.columns)):
+        rt, ct = sum(map(sum, puzzle.rows)), sum(map(sum, puzzle.columns))
+        if rt != ct:
+            out.append(("totals", -1, f"row clues fill {rt} cells but column clues fill {ct}"))
+    return out
+
+
+def _tail_problems(reading: NonogramReading) -> list[tuple[str, int, str]]:
+    """Clipped lines whose visible numbers cannot be the end of a clue of their line."""
+    out = []
+    for line in reading.clipped:
+        tail = reading.tail(line)
+        length = reading.puzzle.width if line.kind == "row" else reading.puzzle.height
+        needed = min_length((1,) * line.hidden + tail)
+        if any(n < 1 for n in tail):
+            out.append((line.kind, line.index, "has a number below 1"))
+        elif needed > length:
+            out.append((line.kind, line.index, f"needs {needed} cells but has {length}"))
     return out
 
 
@@ -147,7 +270,7 @@ def _solvable(puzzle: Puzzle) -> tuple[bool, tuple[str, int] | None]:
 
 def validate_reading(reading: NonogramReading) -> NonogramReading:
     """The reading, possibly with low-confidence numbers replaced, once it checks out."""
-    first_problem = _check(reading.puzzle)
+    first_problem = _check(reading)
     if first_problem is None:
         return reading
     candidates = sorted(reading.numbers(), key=lambda t: t[2].confidence)[:RETRY_NUMBERS]
@@ -161,7 +284,7 @@ def validate_reading(reading: NonogramReading) -> NonogramReading:
         fixes = []
         for attempt in attempts:
             fixed = _substitute(reading, rows, columns, attempt)
-            if fixed is not None and _check(fixed.puzzle) is None:
+            if fixed is not None and _check(fixed) is None:
                 fixes.append(fixed)
                 if len(fixes) > 1:
                     break
@@ -186,18 +309,18 @@ def _substitute(reading: NonogramReading, rows: list[list[ClueNumber]],
         k = next(j for j, n in enumerate(target) if n is number)
         target[k] = ClueNumber(alt, 0.0, number.digits, ())
         notes.append(f"{kind} {line + 1}: {number.value} -> {alt}")
-    if problems(_puzzle(new_rows, new_cols)):
+    if problems(_puzzle(new_rows, new_cols, reading.clipped)):
         return None
-    return replace(reading, puzzle=_puzzle(new_rows, new_cols),
+    return replace(reading, puzzle=_puzzle(new_rows, new_cols, reading.clipped),
                    row_numbers=tuple(tuple(r) for r in new_rows),
                    column_numbers=tuple(tuple(c) for c in new_cols), corrections=tuple(notes))
 
 
-def _check(puzzle: Puzzle) -> tuple[str, int, str] | None:
-    found = problems(puzzle)
+def _check(reading: NonogramReading) -> tuple[str, int, str] | None:
+    found = problems(reading.puzzle) + _tail_problems(reading)
     if found:
         return found[0]
-    ok, bad = _solvable(puzzle)
+    ok, bad = _solvable(reading.puzzle)
     if ok:
         return None
     if bad is None:

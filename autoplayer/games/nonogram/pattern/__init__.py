@@ -1,8 +1,8 @@
 """Simon Tatham's Pattern (Debian `sgt-pattern`), read from the screen and played.
 
-Pattern is a nonogram behind the shared `NonogramGame` machinery; what is its
-own lives here: reading its canvas (grid from its lines, grey unknown cells,
-antialiased clue digits, row clues as one right-aligned string, rows clipped at
-the window's edge), digit templates calibrated from screenshots the game
-renders itself, and how it counts a puzzle finished (every cell decided).
+Pattern is a nonogram read by the shared reader (`autoplayer.games.nonogram.reader`,
+opted in to clues clipped at the window's edge) behind the shared `NonogramGame`;
+what is its own lives here: solving from clipped clues' visible tails and its
+default digit templates (`game`), how it counts a puzzle finished (`completion`),
+and running the real game for tests and benchmarks (`session`).
 """

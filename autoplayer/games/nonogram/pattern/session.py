@@ -77,7 +77,7 @@ class PatternProcess:
 
     def wait_drawn(self, timeout: float = 10.0) -> None:
         """Until the window shows a board (GTK maps it before the first draw)."""
-        from autoplayer.games.nonogram.pattern.grid import find_grid
+        from autoplayer.vision.grid import find_grid
 
         deadline = time.monotonic() + timeout
         while True:
@@ -139,33 +139,39 @@ class FlashWatch:
         self.error: BaseException | None = None
 
     def start(self) -> FlashWatch:
-        from autoplayer.games.nonogram.pattern.reader import read_pattern
+        from autoplayer.games.nonogram.pattern.game import PatternGame
+        from autoplayer.screen.capture import Frame
 
-        read = read_pattern(self.game.grab())
+        read = PatternGame().read(Frame(self.game.grab()))
+        if read.unknown_level is None or read.layout.ink_level is None:
+            raise UserError("the flash watch needs a board with undecided cells and clues")
         self._xs = np.round(np.array(read.xs)).astype(int)
         self._ys = np.round(np.array(read.ys)).astype(int)
-        self._first = read.cells.copy()
-        self._ink = read.ink
-        self._grid = read.grid
+        self._first = read.shown.copy()
+        self._ink = read.layout.ink_level
+        self._unknown = read.unknown_level
+        self._board = read.grid
         self._thread = threading.Thread(target=self._run, name="pattern-flash-watch",
                                         daemon=True)
         self._thread.start()
         return self
 
     def _cells(self, screen: object, disp: object) -> np.ndarray:
+        """Every cell's centre pixel: FILLED nearer the clue ink than an undecided cell's
+        grey, EMPTY when far from that grey the other way, else UNKNOWN."""
+        from autoplayer.games.nonogram.game import UNDECIDED_TOLERANCE
         from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
-        from autoplayer.games.nonogram.pattern.grid import luminance
         from autoplayer.geometry import Rect
         from autoplayer.screen.window import locate
+        from autoplayer.vision.image import luminance
 
         info = locate(disp, self.game.window_id)  # type: ignore[arg-type]
-        r = self._grid.rect
+        r = self._board
         shot = screen.grab(Rect(info.rect.x + r.x, info.rect.y + r.y, r.w, r.h))  # type: ignore[attr-defined]
         lum = luminance(shot.pixels[self._ys[:, None] - r.y, self._xs[None, :] - r.x])
-        line = float(luminance(self._grid.line))
-        bg = float(luminance(self._grid.background))
-        return np.where(lum < (self._ink + line) / 2, FILLED,
-                        np.where(lum > (line + bg) / 2, EMPTY, UNKNOWN))
+        filled = np.abs(lum - self._ink) < np.abs(lum - self._unknown)
+        empty = ~filled & (np.abs(lum - self._unknown) > UNDECIDED_TOLERANCE)
+        return np.where(filled, FILLED, np.where(empty, EMPTY, UNKNOWN))
 
     def _run(self) -> None:
         from autoplayer.games.nonogram.model import UNKNOWN

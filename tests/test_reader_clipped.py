@@ -1,0 +1,81 @@
+"""Clues running off the picture's edge: refused by default, read as known tails on request.
+
+A game window too small for its clues (Simon Tatham's Pattern never shrinks)
+cuts the longest row clues at its left edge. Synthetic screenshots (see
+tests/vision_render.py) cropped through a clue stand in for such a window here;
+tests/test_pattern_reader.py covers the real game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from vision_render import Skin, available, random_puzzle, render
+
+from autoplayer.errors import InputError
+from autoplayer.games.nonogram.model import puzzle_from_grid
+from autoplayer.games.nonogram.reader import read_nonogram
+
+SKIN = Skin("sans", cell=24)
+
+
+@pytest.fixture(scope="module")
+def picture() -> tuple[object, np.ndarray, list]:
+    """A 10x10 puzzle whose row 1 is five 1s (the longest clue), its picture and row 1's
+    numbers as read from the uncut picture."""
+    if not available(SKIN):
+        pytest.skip("DejaVu fonts are not installed")
+    grid = random_puzzle(10, 10, seed=5).solution.copy()
+    grid[0] = [1, 0] * 5
+    puzzle = puzzle_from_grid(grid)
+    image = np.asarray(render(puzzle, SKIN))
+    whole = read_nonogram(image)
+    assert (whole.puzzle.rows, whole.puzzle.columns) == (puzzle.rows, puzzle.columns)
+    assert not whole.clipped
+    return puzzle, image, list(whole.row_numbers[0])
+
+
+def test_a_number_cut_by_the_edge_is_refused_by_default(picture) -> None:
+    _, image, numbers = picture
+    cut = image[:, numbers[0].box.x + numbers[0].box.w // 2:]
+    with pytest.raises(InputError, match="row 1 run off the left edge") as err:
+        read_nonogram(cut)
+    assert err.value.region is not None and err.value.region[0] == 0
+
+
+def test_a_number_cut_by_the_edge_is_unknown_and_the_rest_a_known_tail(picture) -> None:
+    puzzle, image, numbers = picture
+    cut = image[:, numbers[0].box.x + numbers[0].box.w // 2:]
+    reading = read_nonogram(cut, clipped=True)
+    assert [(c.name, c.cut, c.hidden) for c in reading.clipped] == [("row 1", True, 1)]
+    assert reading.tail(reading.clipped[0]) == (1, 1, 1, 1)
+    assert reading.puzzle.rows[0] is None
+    assert reading.puzzle.rows[1:] == puzzle.rows[1:]
+    assert reading.puzzle.columns == puzzle.columns
+
+
+def test_a_number_wholly_beyond_the_edge_leaves_the_clue_open(picture) -> None:
+    """No ink touches the edge, but the clue starts closer to it than numbers stand
+    apart: a whole number may lie beyond, so the clue is not taken as 1 1 1 1."""
+    puzzle, image, numbers = picture
+    cut = image[:, numbers[0].box.right + 3:]
+    reading = read_nonogram(cut, clipped=True)
+    first = reading.clipped[0]
+    assert (first.name, first.cut, first.hidden) == ("row 1", False, 0)
+    assert reading.tail(first) == (1, 1, 1, 1)
+    # Other rows starting as near the edge are as open; each keeps a true tail.
+    for line in reading.clipped:
+        tail = reading.tail(line)
+        assert reading.puzzle.rows[line.index] is None
+        assert puzzle.rows[line.index][-len(tail):] == tail
+    kept = [i for i in range(10) if reading.puzzle.rows[i] is not None]
+    assert len(kept) >= 5
+    assert all(reading.puzzle.rows[i] == puzzle.rows[i] for i in kept)
+    assert reading.puzzle.columns == puzzle.columns
+
+
+def test_clues_clear_of_the_edge_are_not_clipped(picture) -> None:
+    puzzle, image, _ = picture
+    reading = read_nonogram(image, clipped=True)
+    assert reading.clipped == ()
+    assert (reading.puzzle.rows, reading.puzzle.columns) == (puzzle.rows, puzzle.columns)
