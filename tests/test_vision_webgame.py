@@ -194,3 +194,21 @@ def test_reads_pixel_bands_fading_into_the_page(server, theme, cell, size, seed)
     assert (reading.grid.width, reading.grid.height) == (puzzle.width, puzzle.height)
     assert reading.puzzle.rows == puzzle.rows
     assert reading.puzzle.columns == puzzle.columns
+
+
+@pytest.mark.parametrize("skin", SKINS)
+@pytest.mark.parametrize(("cell", "seed"), [(28, 105), (16, 107)])
+def test_an_empty_line_reads_as_an_empty_clue_whether_drawn_0_or_blank(server, skin, cell,
+                                                                        seed):
+    """Seeds whose 5x5 puzzle has an empty line: some skins draw its clue as "0", some
+    leave it blank; both are the empty clue (read as `play` reads, calibrated sets as
+    fallbacks: mono's dotted 0 at 16 px reads as 8 to the state machines)."""
+    from autoplayer.vision.templates import every_template_set
+
+    session = f"empty-{skin}-{cell}-{seed}"
+    image = _shoot(server, session, (5, 5), cell, seed=seed, skin=skin, theme="light")
+    puzzle = server.puzzle(session)
+    assert () in puzzle.rows + puzzle.columns, "the seed gives a puzzle with an empty line"
+    reading = read_nonogram(image, fallbacks=every_template_set())
+    assert reading.puzzle.rows == puzzle.rows
+    assert reading.puzzle.columns == puzzle.columns

@@ -214,11 +214,19 @@ def _mean_confidence(reading: NonogramReading) -> float:
 
 def _puzzle(rows: list[list[ClueNumber]], columns: list[list[ClueNumber]],
             clipped: Iterable[ClippedLine] = ()) -> Puzzle:
-    """The clues read; a clipped line's is None (unknown)."""
+    """The clues read; a clipped line's is None (unknown).
+
+    A lone 0 is how many games draw an empty line's clue (others leave it
+    blank): both are the empty clue. A 0 beside other numbers is left as read,
+    for the validator to refuse or correct.
+    """
     unknown = {(c.kind, c.index) for c in clipped}
 
     def clue(kind: str, i: int, line: list[ClueNumber]) -> tuple[int, ...] | None:
-        return None if (kind, i) in unknown else tuple(n.value for n in line)
+        if (kind, i) in unknown:
+            return None
+        values = tuple(n.value for n in line)
+        return () if values == (0,) else values
 
     return Puzzle(tuple(clue("row", i, r) for i, r in enumerate(rows)),  # type: ignore[misc]
                   tuple(clue("column", j, c) for j, c in enumerate(columns)))  # type: ignore[misc]
