@@ -188,6 +188,31 @@ def solve_masks(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] 
     return (filled & outside) | (inner[0] << start), (empty & outside) | (inner[1] << start)
 
 
+def _solve_one(length: int, full: int, filled: int, empty: int) -> tuple[int, int] | None:
+    """`_solve_dp` for a single block, in closed form.
+
+    Its starts are where `length` cells may be filled and every filled cell lies
+    inside; it is filled where all placements overlap, empty where none reaches.
+    """
+    starts = full & ~empty
+    steps = _STEPS[length]
+    for step in steps:
+        starts &= starts >> step
+    if filled:
+        low = (filled & -filled).bit_length()  # one past the lowest filled cell
+        starts &= (1 << low) - 1
+        starts = (starts >> (filled.bit_length() - length)) << (filled.bit_length() - length) \
+            if filled.bit_length() > length else starts
+    if not starts:
+        return None
+    first = (starts & -starts).bit_length() - 1
+    must = ((1 << (first + length)) - 1) >> (starts.bit_length() - 1) << (starts.bit_length() - 1)
+    cover = starts
+    for step in steps:
+        cover |= cover << step
+    return must, full & ~cover
+
+
 def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | None:
     """`solve_masks` by the dynamic programme over the whole line.
 
@@ -198,6 +223,8 @@ def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | 
     full = (1 << n) - 1
     if not clue:
         return None if filled else (0, full)
+    if len(clue) == 1:
+        return _solve_one(clue[0], full, filled, empty)
     width = n + 1
     can_empty = (full & ~filled) | (1 << n)
     can_fill = full & ~empty
