@@ -13,6 +13,13 @@ end keeps glyphs out: the edge of stacked digits, continued by their shadows in 
 between them, is a line too, but of ink-coloured pixels."""
 
 
+def bitmap_key(mask: np.ndarray) -> tuple[tuple[int, ...], bytes]:
+    """A hashable key for a glyph bitmap: readers memoise by it, as a board repeats the
+    same few bitmaps."""
+    g = np.asarray(mask, dtype=bool)
+    return g.shape, np.packbits(g).tobytes()
+
+
 def luminance(image: np.ndarray) -> np.ndarray:
     """Rec. 601 luma as float32 in 0..255 (a grey image passes through)."""
     if image.ndim == 2:

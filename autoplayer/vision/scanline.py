@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from autoplayer.vision.image import runs, trim
+from autoplayer.vision.image import bitmap_key, runs, trim
 
 HOLES: dict[int, tuple[int, ...]] = {
     0: (1, 2), 1: (0,), 2: (0,), 3: (0,), 4: (0, 1), 5: (0,), 6: (1,), 7: (0,), 8: (2, 1), 9: (1,),
@@ -225,12 +225,11 @@ def distances(glyph: np.ndarray) -> dict[int, float]:
 
 
 def _memo(glyph: np.ndarray) -> tuple[list[tuple[int, float]], dict[int, float]]:
-    g = np.asarray(glyph, dtype=bool)
-    key = (g.shape, np.packbits(g).tobytes())
+    key = bitmap_key(glyph)
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    s = scores(g)
+    s = scores(np.asarray(glyph, dtype=bool))
     if len(_CACHE) >= _CACHE_LIMIT:
         _CACHE.clear()
     hit = _CACHE[key] = (_rank(s), s)

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from autoplayer.errors import InputError, UserError
-from autoplayer.vision.image import trim
+from autoplayer.vision.image import bitmap_key, trim
 
 SIZE = (12, 16)
 """Width and height every glyph is resampled to before comparison."""
@@ -82,13 +82,12 @@ class TemplateSet:
 
         A board repeats the same few glyph bitmaps: results are memoised by the bitmap.
         """
-        g = np.asarray(mask, dtype=bool)
-        key = (g.shape, np.packbits(g).tobytes())
+        key = bitmap_key(mask)
         hit = self._memo.get(key)
         if hit is None:
             if len(self._memo) >= MEMO_LIMIT:
                 self._memo.clear()
-            hit = self._memo[key] = self._scores(g)
+            hit = self._memo[key] = self._scores(np.asarray(mask, dtype=bool))
         return hit
 
     def _scores(self, mask: np.ndarray) -> dict[int, float]:

@@ -162,7 +162,8 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
     try:
         return validate_reading(reading)
     except InputError as first_error:
-        others = [reading_with(t) for t in fallbacks if t is not templates]
+        tried = templates.name if templates is not None else None
+        others = [reading_with(t) for t in fallbacks if t.name != tried]
         for other in sorted(others, key=lambda r: -_mean_confidence(r)):
             try:
                 return validate_reading(other)
