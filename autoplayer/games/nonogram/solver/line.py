@@ -5,18 +5,21 @@ filled / known empty). The solver is the O(n·k) dynamic programme over
 (position, blocks placed), run bit-parallel: for each block count j, the set
 of positions reachable from the left (and, on the reversed line, from the
 right) is one Python integer, so each of the k steps is a handful of
-big-integer operations instead of an inner loop over positions.
+big-integer operations instead of an inner loop over positions. The k+1 sets
+of each pass are packed side by side into one integer, so that what follows
+from them (which cells some placement fills, which it leaves empty) is a few
+operations on the packed integers, not a loop over blocks.
 
 The line is padded with one known-empty cell at index n, so every block is
 "block, then one empty cell". Advancing over a stretch of cells that may be
 empty from a set of seed positions is one addition: carries ripple through
-each run of allowed positions (see `_fill`).
+each run of allowed positions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     import numpy as np
@@ -24,9 +27,8 @@ if TYPE_CHECKING:
 Clue = tuple[int, ...]
 
 
-def _fill(allowed: int, seeds: int) -> int:
-    """Positions reached from `seeds` (a subset of `allowed`) by stepping right within `allowed`."""
-    return (((allowed + seeds) ^ allowed) | seeds) & allowed
+_REVERSED_BYTE = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
+"""Each byte with its bits in reverse order: a bytes.translate table."""
 
 
 def _doubling_steps(length: int) -> tuple[int, ...]:
@@ -49,89 +51,137 @@ _STEPS = _StepTable()
 """_STEPS[length]: the doubling shifts for a block of that length, made on first use."""
 
 
-def _runs(can_fill: int, length: int) -> int:
-    """Start positions s whose cells s..s+length-1 may all be filled."""
-    runs, have = can_fill, 1
-    while have < length:
-        step = have if have <= length - have else length - have
-        runs &= runs >> step
-        have += step
-    return runs
+def _passes(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int, int, int] | None:
+    """The forward and backward reach sets, packed; None when no placement fits.
 
-
-_REVERSED_BYTE = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
-"""Each byte with its bits in reverse order: a bytes.translate table."""
-
-
-def _reverse(x: int, width: int) -> int:
-    """The low `width` bits of x in reverse order: a byte-table lookup, not a string."""
-    size = (width + 7) >> 3
-    flipped = int.from_bytes(x.to_bytes(size, "little").translate(_REVERSED_BYTE), "big")
-    return flipped >> ((size << 3) - width)
-
-
-def _forward(clue: Clue, can_empty: int, runs: dict[int, int]) -> list[int]:
-    """reach[j]: positions p where cells [0, p) can hold the first j blocks, each then a gap.
-
-    Cells are those of the padded line; `can_empty` has the pad's bit set and
-    `runs[length]` is `_runs(can_fill, length)`.
+    Returns (stride, fwd, gaps, back), integers of k+1 slots of `stride` bits,
+    set j of the programme in slot k-j (so set k is lowest):
+    - fwd[j]: positions p where cells [0, p) hold the first j blocks, each then a gap;
+    - back[j]: positions p where cells [p, n) hold the last k-j blocks, each after a gap;
+    - gaps[j], j >= 1: the gap cell after block j (1-based) in every placement of
+      the whole clue, that is start + length.
     """
-    allowed = can_empty << 1  # position q follows position q-1 over an empty cell
-    seeds = 2 & allowed
-    reach = 1 | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
-    out = [reach]
-    for length in clue:
-        # each block ends on its gap cell, so the landing positions lie in `allowed`
-        seeds = (reach & runs[length] & (can_empty >> length)) << (length + 1)
-        if not seeds:
-            return []
-        reach = (((allowed + seeds) ^ allowed) | seeds) & allowed
-        out.append(reach)
-    return out
-
-
-def _backward(clue: Clue, can_empty: int, can_fill: int, width: int) -> list[int]:
-    """back[j]: positions p from which cells [p, n+1) can hold blocks j+1..k, each then a gap.
-
-    Computed as the forward reach of the reversed line, where each block is
-    "a gap, then the block": the reversed line starts with the pad cell.
-    """
-    rev_empty = _reverse(can_empty, width)
-    rev_fill = _reverse(can_fill, width)
-    allowed = rev_empty << 1
-    seeds = 2 & allowed
-    reach = 1 | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
-    rev = [reach]
-    runs: dict[int, int] = {}
-    for length in reversed(clue):
-        r = runs.get(length)
-        if r is None:
-            r = runs[length] = _runs(rev_fill, length) >> 1
-        landed = (reach & rev_empty & r) << (length + 1)
-        if not landed:
-            return []
-        seeds = (landed << 1) & allowed  # `landed` follows a filled cell: not in `allowed`
-        reach = landed | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
-        rev.append(reach)
-    # positions 0..width of the reversed line map to width..0 of ours
-    return [_reverse(r, width + 1) for r in reversed(rev)]
-
-
-def _plan(clue: Clue, n: int, filled: int, empty: int):
-    """The forward and backward reach sets, or None when no placement fits."""
     full = (1 << n) - 1
     width = n + 1  # with the pad cell
     can_empty = (full & ~filled) | (1 << n)
     can_fill = full & ~empty
-    runs = {length: _runs(can_fill, length) for length in set(clue)}
-    fwd = _forward(clue, can_empty, runs)
-    if not fwd or not (fwd[-1] >> width) & 1:
+    # The backward pass is the forward pass over the mirrored line (cells in reverse
+    # order, the pad still last) and the reversed clue. Both masks are mirrored in one
+    # go, and each block length's `fits` (starts where the block and then its gap may
+    # go) is computed for both lines at once: the mirrored line's sit at bit `off`.
+    size = (n + 7) >> 3
+    bits = size << 3
+    rev = int.from_bytes(
+        (((full & ~filled) << bits) | can_fill).to_bytes(size << 1, "little")
+        .translate(_REVERSED_BYTE), "big",
+    )
+    rev_empty = ((rev & ((1 << bits) - 1)) >> (bits - n)) | (1 << n)
+    off = width << 1  # far enough up that no shift below brings the halves together
+    both_fill = can_fill | ((rev >> (bits + bits - n)) << off)
+    both_empty = can_empty | (rev_empty << off)
+    fits: dict[int, int] = {}
+    rev_fits: dict[int, int] = {}
+    steps = _STEPS
+    for length in clue:
+        if length not in fits:
+            r = both_fill
+            for step in steps[length]:
+                r &= r >> step
+            r &= both_empty >> length
+            fits[length] = r
+            rev_fits[length] = r >> off
+    stride = ((width + 8) >> 3) << 3  # whole bytes holding positions 0..width
+    # Advancing over cells that may be empty is one addition: carries ripple through
+    # each run of allowed positions. A block lands just past its gap.
+    allowed = can_empty << 1  # position q follows position q-1 over an empty cell
+    reach = allowed | 1
+    reach &= ~(reach + 1)  # no block yet: position 0 and the empty cells after it
+    fwd, ends = reach, 0
+    for length in clue:
+        seeds = (reach & fits[length]) << (length + 1)
+        if not seeds:
+            return None
+        reach = (((allowed + seeds) ^ allowed) | seeds) & allowed
+        fwd = (fwd << stride) | reach
+        ends = (ends << stride) | seeds
+    if not (reach >> width) & 1:
         return None
-    back = _backward(clue, can_empty, can_fill, width)
-    return can_empty, runs, fwd, back
+    allowed = rev_empty << 1
+    reach = allowed | 1
+    reach &= ~(reach + 1)
+    back = reach
+    for length in reversed(clue):
+        seeds = (reach & rev_fits[length]) << (length + 1)
+        reach = (((allowed + seeds) ^ allowed) | seeds) & allowed
+        back = (back << stride) | reach
+    # Mirroring the packed sets as one number mirrors each set and reverses their order.
+    # Position q of the mirrored line is position n - q of ours.
+    back = int.from_bytes(
+        back.to_bytes((stride >> 3) * (len(clue) + 1), "little").translate(_REVERSED_BYTE),
+        "big",
+    ) >> (stride - 1 - n)
+    return stride, fwd, (ends >> 1) & back, back
 
 
-def _block_lengths(filled: int) -> list[int]:
+class _Layout(NamedTuple):
+    """Constants for working on a clue's packed sets, one block per slot."""
+
+    doubling: tuple[tuple[int, int], ...]
+    """(slots, shift): the doubling steps that grow each block's run to a power of two."""
+    shifts: tuple[tuple[int, int], ...]
+    """(slots, shift): moves by the rest of each block's length, bit by bit."""
+    fold_empty: tuple[int, ...]
+    """Shifts that OR k+1 slots into the lowest."""
+    fold_fill: tuple[int, ...]
+    """Shifts that OR k slots into the lowest."""
+
+
+def _fold(slots: int, stride: int) -> tuple[int, ...]:
+    out = []
+    while slots > 1:
+        half = (slots + 1) >> 1
+        out.append(half * stride)
+        slots = half
+    return tuple(out)
+
+
+def _layout(clue: Clue, stride: int) -> _Layout:
+    """Block j's cover is grown in slot k-1-j, down from its last cells: a run of the
+    largest power of two not above its length, then that run again moved down by
+    the rest of the length."""
+    k = len(clue)
+    one = (1 << stride) - 1
+    slot = [one << ((k - 1 - j) * stride) for j in range(k)]
+    doubling = []
+    power = 1
+    while any(length >= 2 * power for length in clue):
+        doubling.append(
+            (sum(s for s, length in zip(slot, clue, strict=True) if length >= 2 * power), power)
+        )
+        power <<= 1
+    rest = [length - (1 << (length.bit_length() - 1)) for length in clue]
+    shifts = []
+    for bit in range(max(rest).bit_length()):
+        mask = sum(s for s, r in zip(slot, rest, strict=True) if (r >> bit) & 1)
+        if mask:
+            shifts.append((mask, 1 << bit))
+    return _Layout(tuple(doubling), tuple(shifts), _fold(k + 1, stride), _fold(k, stride))
+
+
+class _LayoutTable(dict[tuple[Clue, int], _Layout]):
+    def __missing__(self, key: tuple[Clue, int]) -> _Layout:
+        if len(self) > _LAYOUT_LIMIT:
+            self.clear()
+        layout = self[key] = _layout(*key)
+        return layout
+
+
+_LAYOUT_LIMIT = 100_000
+_LAYOUTS = _LayoutTable()
+"""_LAYOUTS[clue, stride], made on first use."""
+
+
+def _block_lengths(filled: int) -> Clue:
     """The run lengths of a mask of filled cells, lowest cells first."""
     out = []
     while filled:
@@ -140,7 +190,20 @@ def _block_lengths(filled: int) -> list[int]:
         length = (~run & (run + 1)).bit_length() - 1
         out.append(length)
         filled = (run >> length) << (low + length)
-    return out
+    return tuple(out)
+
+
+class _BlockTable(dict[int, Clue]):
+    def __missing__(self, filled: int) -> Clue:
+        if len(self) > _BLOCKS_LIMIT:
+            self.clear()
+        blocks = self[filled] = _block_lengths(filled)
+        return blocks
+
+
+_BLOCKS_LIMIT = 200_000
+_BLOCKS = _BlockTable()
+"""_BLOCKS[filled]: `_block_lengths(filled)`, kept: a line's known ends recur in every re-solve."""
 
 
 def solve_masks(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | None:
@@ -160,7 +223,7 @@ def solve_masks(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] 
         return _solve_dp(clue, n, filled, empty)
     full = (1 << n) - 1
     if known == full:
-        return (filled, empty) if tuple(_block_lengths(filled)) == clue else None
+        return (filled, empty) if _BLOCKS[filled] == clue else None
     lead = (~known & (known + 1)).bit_length() - 1  # known cells at the start
     edge = empty & ((1 << lead) - 1)
     start = edge.bit_length()  # cells [0, start) are known and cell start-1 is empty
@@ -169,12 +232,13 @@ def solve_masks(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] 
     stop = top + (edge & -edge).bit_length() - 1 if edge else n  # cell stop is empty
     if start == 0 and stop == n:
         return _solve_dp(clue, n, filled, empty)
-    head = _block_lengths(filled & ((1 << start) - 1))
-    tail = _block_lengths(filled >> stop) if stop < n else []
+    blocks = _BLOCKS
+    head = blocks[filled & ((1 << start) - 1)]
+    tail = blocks[filled >> stop]
     k = len(clue)
-    if len(head) + len(tail) > k or tuple(head) != clue[: len(head)]:
+    if len(head) + len(tail) > k or head != clue[: len(head)]:
         return None
-    if tail and tuple(tail) != clue[k - len(tail):]:
+    if tail and tail != clue[k - len(tail):]:
         return None
     width = stop - start
     window = (1 << width) - 1
@@ -186,6 +250,40 @@ def solve_masks(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] 
         return None
     outside = full & ~(window << start)
     return (filled & outside) | (inner[0] << start), (empty & outside) | (inner[1] << start)
+
+
+def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | None:
+    """`solve_masks` by the dynamic programme over the whole line.
+
+    A cell may be empty where it lies between two reach sets that meet, or in a
+    block's gap; it may be filled where some block's placement covers it. Every
+    block's placements are in the packed `gaps`, so both questions are answered
+    for all blocks at once, with a few operations on the packed integers.
+    """
+    full = (1 << n) - 1
+    if not clue:
+        return None if filled else (0, full)
+    if len(clue) == 1:
+        return _solve_one(clue[0], full, filled, empty)
+    passes = _passes(clue, n, filled, empty)
+    if passes is None:
+        return None
+    stride, fwd, gaps, back = passes
+    doubling, shifts, fold_empty, fold_fill = _LAYOUTS[clue, stride]
+    may_empty = (fwd & back) | gaps
+    for shift in fold_empty:
+        may_empty |= may_empty >> shift
+    run = gaps >> 1  # each placement's last cell, grown downwards over its block
+    for slots, shift in doubling:
+        run |= (run & slots) >> shift
+    moved = run
+    for slots, shift in shifts:
+        part = moved & slots
+        moved = (moved ^ part) | (part >> shift)
+    may_fill = run | moved
+    for shift in fold_fill:
+        may_fill |= may_fill >> shift
+    return full & ~may_empty, full & ~may_fill
 
 
 def _solve_one(length: int, full: int, filled: int, empty: int) -> tuple[int, int] | None:
@@ -211,97 +309,6 @@ def _solve_one(length: int, full: int, filled: int, empty: int) -> tuple[int, in
     for step in steps:
         cover |= cover << step
     return must, full & ~cover
-
-
-def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | None:
-    """`solve_masks` by the dynamic programme over the whole line.
-
-    The hot path of the whole solver, so `_plan`'s steps are inlined here, and the
-    k+1 backward reach sets are reversed in one go: packed side by side into one
-    integer, whose reversal reverses each set and their order.
-    """
-    full = (1 << n) - 1
-    if not clue:
-        return None if filled else (0, full)
-    if len(clue) == 1:
-        return _solve_one(clue[0], full, filled, empty)
-    width = n + 1
-    can_empty = (full & ~filled) | (1 << n)
-    can_fill = full & ~empty
-    # fits[length]: starts where a block of that length and its gap cell fit
-    fits: dict[int, int] = {}
-    steps = _STEPS
-    for length in clue:
-        if length not in fits:
-            r = can_fill
-            for step in steps[length]:
-                r &= r >> step
-            fits[length] = r & (can_empty >> length)
-    allowed = can_empty << 1
-    seeds = 2 & allowed
-    reach = 1 | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
-    fwd = [reach]
-    for length in clue:
-        seeds = (reach & fits[length]) << (length + 1)
-        if not seeds:
-            return None
-        reach = (((allowed + seeds) ^ allowed) | seeds) & allowed
-        fwd.append(reach)
-    if not (reach >> width) & 1:
-        return None
-    # backward: forward over the reversed line, where each block is "a gap, then the block"
-    # can_empty and every fits[length] are reversed in one go, side by side a whole number
-    # of bytes each; a block's fits reversed is where its far end may be, so less `length`
-    size = (width + 7) >> 3
-    bits = size << 3
-    table = _REVERSED_BYTE
-    packed = can_empty
-    for r in fits.values():
-        packed = (packed << bits) | r
-    rev = int.from_bytes(packed.to_bytes(size * (len(fits) + 1), "little").translate(table), "big")
-    unused = bits - width
-    wide = (1 << bits) - 1
-    rev_empty = (rev & wide) >> unused
-    rev_fits: dict[int, int] = {}
-    for length in fits:
-        rev >>= bits
-        rev_fits[length] = (rev & wide) >> (unused + length)
-    allowed = rev_empty << 1
-    seeds = 2 & allowed
-    reach = 1 | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
-    # the reach sets go side by side into one integer, a whole number of bytes each, the
-    # first set highest; reversing it in one go then reverses each set and their order
-    slot = (width + 8) >> 3  # bytes for one reach set (positions 0..width)
-    stride = slot << 3
-    packed = reach
-    for length in reversed(clue):
-        r = rev_fits[length]
-        landed = (reach & r) << (length + 1)
-        seeds = (landed << 1) & allowed
-        reach = landed | ((((allowed + seeds) ^ allowed) | seeds) & allowed)
-        packed = (packed << stride) | reach
-    k = len(clue)
-    packed = packed.to_bytes(slot * (k + 1), "little").translate(table)
-    # now back[k] sits lowest and back[0] highest: the blocks are taken last to first
-    back = int.from_bytes(packed, "big") >> (stride - 1 - width)
-    mask = (1 << stride) - 1
-    may_fill = 0
-    back_next = back & mask
-    may_empty = fwd[k] & (back_next >> 1)
-    for j in range(k - 1, -1, -1):
-        back >>= stride
-        back_j = back & mask
-        length = clue[j]
-        fj = fwd[j]
-        starts = fj & fits[length] & (back_next >> (length + 1))
-        cover = starts
-        for step in steps[length]:
-            cover |= cover << step
-        may_fill |= cover
-        may_empty |= (starts << length) | (fj & (back_j >> 1))
-        back_next = back_j
-    may_empty &= can_empty
-    return full & ~may_empty, full & ~may_fill
 
 
 def masks_of(cells: Sequence[int]) -> tuple[int, int]:
@@ -341,11 +348,12 @@ def line_solve(clue: Clue | None, cells: Sequence[int] | np.ndarray) -> np.ndarr
 
 def block_starts(clue: Clue, n: int, filled: int, empty: int) -> list[int] | None:
     """Per block, the mask of start cells it can take in some placement; None if none fits."""
-    plan = _plan(clue, n, filled, empty)
-    if plan is None:
+    passes = _passes(clue, n, filled, empty)
+    if passes is None:
         return None
-    can_empty, runs, fwd, back = plan
+    stride, _, gaps, _ = passes
+    k, one = len(clue), (1 << stride) - 1
     return [
-        fwd[j] & runs[length] & (can_empty >> length) & (back[j + 1] >> (length + 1))
+        ((gaps >> ((k - 1 - j) * stride)) & one) >> length
         for j, length in enumerate(clue)
     ]
