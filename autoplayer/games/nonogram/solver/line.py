@@ -51,16 +51,19 @@ _STEPS = _StepTable()
 """_STEPS[length]: the doubling shifts for a block of that length, made on first use."""
 
 
-def _passes(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int, int, int] | None:
+def _passes(
+    clue: Clue, n: int, filled: int, empty: int, layout: _Layout, stride: int
+) -> tuple[int, int, int] | None:
     """The forward and backward reach sets, packed; None when no placement fits.
 
-    Returns (stride, fwd, gaps, back), integers of k+1 slots of `stride` bits,
-    set j of the programme in slot k-j (so set k is lowest):
+    Returns (fwd, gaps, back), integers of k+1 slots of `stride` bits (at least
+    n + 2), set j of the programme in slot k-j (so set k is lowest):
     - fwd[j]: positions p where cells [0, p) hold the first j blocks, each then a gap;
     - back[j]: positions p where cells [p, n) hold the last k-j blocks, each after a gap;
     - gaps[j], j >= 1: the gap cell after block j (1-based) in every placement of
       the whole clue, that is start + length.
     """
+    runs, blocks = layout.runs, layout.blocks
     full = (1 << n) - 1
     width = n + 1  # with the pad cell
     can_empty = (full & ~filled) | (1 << n)
@@ -79,26 +82,20 @@ def _passes(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int, int,
     off = width << 1  # far enough up that no shift below brings the halves together
     both_fill = can_fill | ((rev >> (bits + bits - n)) << off)
     both_empty = can_empty | (rev_empty << off)
-    fits: dict[int, int] = {}
-    rev_fits: dict[int, int] = {}
-    steps = _STEPS
-    for length in clue:
-        if length not in fits:
-            r = both_fill
-            for step in steps[length]:
-                r &= r >> step
-            r &= both_empty >> length
-            fits[length] = r
-            rev_fits[length] = r >> off
-    stride = ((width + 8) >> 3) << 3  # whole bytes holding positions 0..width
+    fits = []  # per distinct block length, shortest first: ours low, the mirror's at `off`
+    run = both_fill
+    for shift, length in runs:
+        run &= run >> shift
+        if length:
+            fits.append(run & (both_empty >> length))
     # Advancing over cells that may be empty is one addition: carries ripple through
     # each run of allowed positions. A block lands just past its gap.
     allowed = can_empty << 1  # position q follows position q-1 over an empty cell
     reach = allowed | 1
     reach &= ~(reach + 1)  # no block yet: position 0 and the empty cells after it
     fwd, ends = reach, 0
-    for length in clue:
-        seeds = (reach & fits[length]) << (length + 1)
+    for span, i in blocks:
+        seeds = (reach & fits[i]) << span
         if not seeds:
             return None
         reach = (((allowed + seeds) ^ allowed) | seeds) & allowed
@@ -106,26 +103,36 @@ def _passes(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int, int,
         ends = (ends << stride) | seeds
     if not (reach >> width) & 1:
         return None
-    allowed = rev_empty << 1
-    reach = allowed | 1
-    reach &= ~(reach + 1)
+    # the mirror's pass runs at bit `off`, so its sets are packed `off` bits up
+    allowed = rev_empty << (off + 1)
+    reach = allowed | (1 << off)
+    reach &= ~(reach + (1 << off))
     back = reach
-    for length in reversed(clue):
-        seeds = (reach & rev_fits[length]) << (length + 1)
+    for span, i in reversed(blocks):
+        seeds = (reach & fits[i]) << span
         reach = (((allowed + seeds) ^ allowed) | seeds) & allowed
         back = (back << stride) | reach
+    back >>= off
     # Mirroring the packed sets as one number mirrors each set and reverses their order.
     # Position q of the mirrored line is position n - q of ours.
     back = int.from_bytes(
         back.to_bytes((stride >> 3) * (len(clue) + 1), "little").translate(_REVERSED_BYTE),
         "big",
     ) >> (stride - 1 - n)
-    return stride, fwd, (ends >> 1) & back, back
+    return fwd, (ends >> 1) & back, back
+
+
+_Runs = tuple[tuple[int, int], ...]
+"""(shift, length): the steps that narrow a mask of fillable cells to the starts of
+runs of each length in turn, shortest first; length 0 for a step between two."""
 
 
 class _Layout(NamedTuple):
     """Constants for working on a clue's packed sets, one block per slot."""
 
+    runs: _Runs
+    blocks: tuple[tuple[int, int], ...]
+    """Per block, (length + 1, index of its length among the clue's, shortest first)."""
     doubling: tuple[tuple[int, int], ...]
     """(slots, shift): the doubling steps that grow each block's run to a power of two."""
     shifts: tuple[tuple[int, int], ...]
@@ -161,11 +168,29 @@ def _layout(clue: Clue, stride: int) -> _Layout:
         power <<= 1
     rest = [length - (1 << (length.bit_length() - 1)) for length in clue]
     shifts = []
-    for bit in range(max(rest).bit_length()):
+    for bit in range(max(rest, default=0).bit_length()):
         mask = sum(s for s, r in zip(slot, rest, strict=True) if (r >> bit) & 1)
         if mask:
             shifts.append((mask, 1 << bit))
-    return _Layout(tuple(doubling), tuple(shifts), _fold(k + 1, stride), _fold(k, stride))
+    lengths = sorted(set(clue))
+    blocks = tuple((length + 1, lengths.index(length)) for length in clue)
+    return _Layout(
+        _runs(clue), blocks, tuple(doubling), tuple(shifts), _fold(k + 1, stride), _fold(k, stride)
+    )
+
+
+def _runs(clue: Clue) -> _Runs:
+    """A run of length b is two runs of length a <= b overlapping: starts & starts >> (b-a)."""
+    out = []
+    have = 1
+    for length in sorted(set(clue)):
+        if length == 1:
+            out.append((0, 1))
+        while have < length:
+            step = min(have, length - have)
+            have += step
+            out.append((step, length if have == length else 0))
+    return tuple(out)
 
 
 class _LayoutTable(dict[tuple[Clue, int], _Layout]):
@@ -265,11 +290,13 @@ def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | 
         return None if filled else (0, full)
     if len(clue) == 1:
         return _solve_one(clue[0], full, filled, empty)
-    passes = _passes(clue, n, filled, empty)
+    stride = ((n + 9) >> 3) << 3  # whole bytes holding positions 0..n+1
+    layout = _LAYOUTS[clue, stride]
+    passes = _passes(clue, n, filled, empty, layout, stride)
     if passes is None:
         return None
-    stride, fwd, gaps, back = passes
-    doubling, shifts, fold_empty, fold_fill = _LAYOUTS[clue, stride]
+    fwd, gaps, back = passes
+    _, _, doubling, shifts, fold_empty, fold_fill = layout
     may_empty = (fwd & back) | gaps
     for shift in fold_empty:
         may_empty |= may_empty >> shift
@@ -348,10 +375,11 @@ def line_solve(clue: Clue | None, cells: Sequence[int] | np.ndarray) -> np.ndarr
 
 def block_starts(clue: Clue, n: int, filled: int, empty: int) -> list[int] | None:
     """Per block, the mask of start cells it can take in some placement; None if none fits."""
-    passes = _passes(clue, n, filled, empty)
+    stride = ((n + 9) >> 3) << 3
+    passes = _passes(clue, n, filled, empty, _LAYOUTS[clue, stride], stride)
     if passes is None:
         return None
-    stride, _, gaps, _ = passes
+    _, gaps, _ = passes
     k, one = len(clue), (1 << stride) - 1
     return [
         ((gaps >> ((k - 1 - j) * stride)) & one) >> length
