@@ -1,4 +1,5 @@
 import pytest
+from fresh import modules_after
 
 from autoplayer.cli import main
 
@@ -39,19 +40,7 @@ def test_help_still_lists_every_command(capsys, argv):
 
 def test_solve_imports_neither_numpy_nor_other_commands(tmp_path):
     """`autoplayer solve` start-up: the file's goal line is parsed but no array is built."""
-    import subprocess
-    import sys
-
     puzzle = tmp_path / "p.non"
     puzzle.write_text("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\ngoal 1001\n")
-    code = (
-        "import sys\n"
-        "from autoplayer.cli import main\n"
-        f"code = main(['solve', {str(puzzle)!r}])\n"
-        "loaded = sorted(m for m in sys.modules\n"
-        "                if m == 'numpy' or m.startswith('autoplayer.commands.'))\n"
-        "print(loaded, code)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
-    assert out.splitlines()[-1] == "['autoplayer.commands.solve'] 1"
+    loaded = modules_after(["solve", str(puzzle)], "numpy", "autoplayer.commands.")
+    assert loaded == (["autoplayer.commands.solve"], 1)

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from fresh import modules_after
 
 from autoplayer.cli import main
 from autoplayer.games.fifteen.ids import board_from_id
@@ -93,14 +94,8 @@ def test_play_needs_a_terminal(capsys):
 
 
 def test_commands_start_without_numba():
-    probe = (
-        "import sys; from autoplayer.cli import main; "
-        "main(['fifteen', 'solve', '--fast', '3x3:1,2,3,4,5,6,7,0,8']); "
-        "print('numba' in sys.modules, 'numpy' in sys.modules)"
-    )
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                         check=True).stdout
-    assert out.splitlines()[-1] == "False False"
+    argv = ["fifteen", "solve", "--fast", "3x3:1,2,3,4,5,6,7,0,8"]
+    assert modules_after(argv, "numba", "numpy") == ([], 0)
 
 
 def test_first_optimal_solve_builds_the_tables_with_a_progress_bar(tmp_path):

@@ -3,7 +3,7 @@
 A line of n cells is two bitmasks, `filled` and `empty` (bit i = cell i is known
 filled / known empty). The solver is the O(n·k) dynamic programme over
 (position, blocks placed), run bit-parallel: for each block count j, the set
-of positions reachable from the left (and, on the reversed line, from the
+of positions reachable from the left (and, on the mirrored line, from the
 right) is one Python integer, so each of the k steps is a handful of
 big-integer operations instead of an inner loop over positions. The k+1 sets
 of each pass are packed side by side into one integer, so that what follows
@@ -51,77 +51,6 @@ _STEPS = _StepTable()
 """_STEPS[length]: the doubling shifts for a block of that length, made on first use."""
 
 
-def _passes(
-    clue: Clue, n: int, filled: int, empty: int, layout: _Layout, stride: int
-) -> tuple[int, int, int] | None:
-    """The forward and backward reach sets, packed; None when no placement fits.
-
-    Returns (fwd, gaps, back), integers of k+1 slots of `stride` bits (at least
-    n + 2), set j of the programme in slot k-j (so set k is lowest):
-    - fwd[j]: positions p where cells [0, p) hold the first j blocks, each then a gap;
-    - back[j]: positions p where cells [p, n) hold the last k-j blocks, each after a gap;
-    - gaps[j], j >= 1: the gap cell after block j (1-based) in every placement of
-      the whole clue, that is start + length.
-    """
-    runs, blocks = layout.runs, layout.blocks
-    full = (1 << n) - 1
-    width = n + 1  # with the pad cell
-    can_empty = (full & ~filled) | (1 << n)
-    can_fill = full & ~empty
-    # The backward pass is the forward pass over the mirrored line (cells in reverse
-    # order, the pad still last) and the reversed clue. Both masks are mirrored in one
-    # go, and each block length's `fits` (starts where the block and then its gap may
-    # go) is computed for both lines at once: the mirrored line's sit at bit `off`.
-    size = (n + 7) >> 3
-    bits = size << 3
-    rev = int.from_bytes(
-        (((full & ~filled) << bits) | can_fill).to_bytes(size << 1, "little")
-        .translate(_REVERSED_BYTE), "big",
-    )
-    rev_empty = ((rev & ((1 << bits) - 1)) >> (bits - n)) | (1 << n)
-    off = width << 1  # far enough up that no shift below brings the halves together
-    both_fill = can_fill | ((rev >> (bits + bits - n)) << off)
-    both_empty = can_empty | (rev_empty << off)
-    fits = []  # per distinct block length, shortest first: ours low, the mirror's at `off`
-    run = both_fill
-    for shift, length in runs:
-        run &= run >> shift
-        if length:
-            fits.append(run & (both_empty >> length))
-    # Advancing over cells that may be empty is one addition: carries ripple through
-    # each run of allowed positions. A block lands just past its gap.
-    allowed = can_empty << 1  # position q follows position q-1 over an empty cell
-    reach = allowed | 1
-    reach &= ~(reach + 1)  # no block yet: position 0 and the empty cells after it
-    fwd, ends = reach, 0
-    for span, i in blocks:
-        seeds = (reach & fits[i]) << span
-        if not seeds:
-            return None
-        reach = (((allowed + seeds) ^ allowed) | seeds) & allowed
-        fwd = (fwd << stride) | reach
-        ends = (ends << stride) | seeds
-    if not (reach >> width) & 1:
-        return None
-    # the mirror's pass runs at bit `off`, so its sets are packed `off` bits up
-    allowed = rev_empty << (off + 1)
-    reach = allowed | (1 << off)
-    reach &= ~(reach + (1 << off))
-    back = reach
-    for span, i in reversed(blocks):
-        seeds = (reach & fits[i]) << span
-        reach = (((allowed + seeds) ^ allowed) | seeds) & allowed
-        back = (back << stride) | reach
-    back >>= off
-    # Mirroring the packed sets as one number mirrors each set and reverses their order.
-    # Position q of the mirrored line is position n - q of ours.
-    back = int.from_bytes(
-        back.to_bytes((stride >> 3) * (len(clue) + 1), "little").translate(_REVERSED_BYTE),
-        "big",
-    ) >> (stride - 1 - n)
-    return fwd, (ends >> 1) & back, back
-
-
 _Runs = tuple[tuple[int, int], ...]
 """(shift, length): the steps that narrow a mask of fillable cells to the starts of
 runs of each length in turn, shortest first; length 0 for a step between two."""
@@ -131,6 +60,7 @@ class _Layout(NamedTuple):
     """Constants for working on a clue's packed sets, one block per slot."""
 
     runs: _Runs
+    """How to narrow fillable cells to each of the clue's block lengths' starts."""
     blocks: tuple[tuple[int, int], ...]
     """Per block, (length + 1, index of its length among the clue's, shortest first)."""
     doubling: tuple[tuple[int, int], ...]
@@ -204,6 +134,77 @@ class _LayoutTable(dict[tuple[Clue, int], _Layout]):
 _LAYOUT_LIMIT = 100_000
 _LAYOUTS = _LayoutTable()
 """_LAYOUTS[clue, stride], made on first use."""
+
+
+def _passes(
+    n: int, filled: int, empty: int, layout: _Layout, stride: int
+) -> tuple[int, int, int] | None:
+    """The forward and backward reach sets, packed; None when no placement fits.
+
+    Returns (fwd, gaps, back), integers of k+1 slots of `stride` bits (at least
+    n + 2), set j of the programme in slot k-j (so set k is lowest):
+    - fwd[j]: positions p where cells [0, p) hold the first j blocks, each then a gap;
+    - back[j]: positions p where cells [p, n) hold the last k-j blocks, each after a gap;
+    - gaps[j], j >= 1: the gap cell after block j (1-based) in every placement of
+      the whole clue, that is start + length.
+    """
+    runs, blocks = layout.runs, layout.blocks
+    full = (1 << n) - 1
+    width = n + 1  # with the pad cell
+    can_empty = (full & ~filled) | (1 << n)
+    can_fill = full & ~empty
+    # The backward pass is the forward pass over the mirrored line (cells in reverse
+    # order, the pad still last) and the reversed clue. Both masks are mirrored in one
+    # go, and each block length's `fits` (starts where the block and then its gap may
+    # go) is computed for both lines at once: the mirrored line's sit at bit `off`.
+    size = (n + 7) >> 3
+    bits = size << 3
+    rev = int.from_bytes(
+        (((full & ~filled) << bits) | can_fill).to_bytes(size << 1, "little")
+        .translate(_REVERSED_BYTE), "big",
+    )
+    rev_empty = ((rev & ((1 << bits) - 1)) >> (bits - n)) | (1 << n)
+    off = width << 1  # far enough up that no shift below brings the halves together
+    both_fill = can_fill | ((rev >> (bits + bits - n)) << off)
+    both_empty = can_empty | (rev_empty << off)
+    fits = []  # per distinct block length, shortest first: ours low, the mirror's at `off`
+    run = both_fill
+    for shift, length in runs:
+        run &= run >> shift
+        if length:
+            fits.append(run & (both_empty >> length))
+    # Advancing over cells that may be empty is one addition: carries ripple through
+    # each run of allowed positions. A block lands just past its gap.
+    allowed = can_empty << 1  # position q follows position q-1 over an empty cell
+    reach = allowed | 1
+    reach &= ~(reach + 1)  # no block yet: position 0 and the empty cells after it
+    fwd, ends = reach, 0
+    for span, i in blocks:
+        seeds = (reach & fits[i]) << span
+        if not seeds:
+            return None
+        reach = (((allowed + seeds) ^ allowed) | seeds) & allowed
+        fwd = (fwd << stride) | reach
+        ends = (ends << stride) | seeds
+    if not (reach >> width) & 1:
+        return None
+    # the mirror's pass runs at bit `off`, so its sets are packed `off` bits up
+    allowed = rev_empty << (off + 1)
+    reach = allowed | (1 << off)
+    reach &= ~(reach + (1 << off))
+    back = reach
+    for span, i in reversed(blocks):
+        seeds = (reach & fits[i]) << span
+        reach = (((allowed + seeds) ^ allowed) | seeds) & allowed
+        back = (back << stride) | reach
+    back >>= off
+    # Mirroring the packed sets as one number mirrors each set and reverses their order.
+    # Position q of the mirrored line is position n - q of ours.
+    back = int.from_bytes(
+        back.to_bytes((stride >> 3) * (len(blocks) + 1), "little").translate(_REVERSED_BYTE),
+        "big",
+    ) >> (stride - 1 - n)
+    return fwd, (ends >> 1) & back, back
 
 
 def _block_lengths(filled: int) -> Clue:
@@ -292,7 +293,7 @@ def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | 
         return _solve_one(clue[0], full, filled, empty)
     stride = ((n + 9) >> 3) << 3  # whole bytes holding positions 0..n+1
     layout = _LAYOUTS[clue, stride]
-    passes = _passes(clue, n, filled, empty, layout, stride)
+    passes = _passes(n, filled, empty, layout, stride)
     if passes is None:
         return None
     fwd, gaps, back = passes
@@ -376,7 +377,7 @@ def line_solve(clue: Clue | None, cells: Sequence[int] | np.ndarray) -> np.ndarr
 def block_starts(clue: Clue, n: int, filled: int, empty: int) -> list[int] | None:
     """Per block, the mask of start cells it can take in some placement; None if none fits."""
     stride = ((n + 9) >> 3) << 3
-    passes = _passes(clue, n, filled, empty, _LAYOUTS[clue, stride], stride)
+    passes = _passes(n, filled, empty, _LAYOUTS[clue, stride], stride)
     if passes is None:
         return None
     _, gaps, _ = passes
