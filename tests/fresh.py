@@ -13,7 +13,10 @@ def modules_after(argv: list[str], *names: str) -> tuple[list[str], int]:
     code = (
         "import sys\n"
         "from autoplayer.cli import main\n"
-        f"code = main({argv!r})\n"
+        "try:\n"
+        f"    code = main({argv!r})\n"
+        "except SystemExit as exit:\n"
+        "    code = exit.code\n"
         f"names = {names!r}\n"
         "loaded = sorted(m for m in sys.modules\n"
         "                if any(m == n or (n.endswith('.') and m.startswith(n)) for n in names))\n"
