@@ -160,29 +160,32 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
 
     def cut(kind: str, indices: Iterable[int], hair: float | None
             ) -> dict[int, tuple[Strip, bool]]:
-        """The strips at `indices`, each with whether its ink runs off the picture."""
+        """The strips at `indices`, each with whether its ink runs off the picture.
+
+        A strip runs along its band (x for a column, y for a row) over one line's
+        span, and across it from the band's depth to the board's edge.
+        """
+        column = kind == "column"
+        spans, strength, scale, depth = (
+            (col_spans, col_strength, col_scale, col_depth) if column
+            else (row_spans, row_strength, row_scale, row_depth)
+        )
+        start, edge = (board.x, board.y) if column else (board.y, board.x)
         out: dict[int, tuple[Strip, bool]] = {}
         for k in indices:
-            if kind == "column":
-                x0, x1 = col_spans[k]
-                if col_strength is None or not col_strength.size:
-                    out[k] = (Strip(kind, k, Rect(x0, 0, x1 - x0, 0), ()), False)
-                    continue
-                box = Rect(x0, board.y - col_depth, x1 - x0, col_depth)
-                part = np.s_[board.y - col_depth:, x0 - board.x:x1 - board.x]
-                st, sc = col_strength[part], col_scale[part]
-                edge = box.y == 0
+            a0, a1 = spans[k]
+            if strength is None or not strength.size:
+                box = Rect(a0, 0, a1 - a0, 0) if column else Rect(0, a0, 0, a1 - a0)
+                out[k] = (Strip(kind, k, box, ()), False)
+                continue
+            across, along = slice(edge - depth, None), slice(a0 - start, a1 - start)
+            if column:
+                box, part = Rect(a0, edge - depth, a1 - a0, depth), (across, along)
             else:
-                y0, y1 = row_spans[k]
-                if row_strength is None or not row_strength.size:
-                    out[k] = (Strip(kind, k, Rect(0, y0, 0, y1 - y0), ()), False)
-                    continue
-                box = Rect(board.x - row_depth, y0, row_depth, y1 - y0)
-                part = np.s_[y0 - board.y:y1 - board.y, board.x - row_depth:]
-                st, sc = row_strength[part], row_scale[part]
-                edge = box.x == 0
+                box, part = Rect(edge - depth, a0, depth, a1 - a0), (along, across)
+            st, sc = strength[part], scale[part]
             out[k] = (_strip(kind, k, box, st, sc, band_threshold, pitch, dark, hair),
-                      edge and _touches_far_edge(st, band_threshold, pitch, kind))
+                      edge == depth and _touches_far_edge(st, band_threshold, pitch, kind))
         return out
 
     # Whether the font is a hairline one is judged on a sample of the strips (one font
