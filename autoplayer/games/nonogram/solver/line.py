@@ -281,8 +281,9 @@ def solve_masks(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] 
 def _solve_dp(clue: Clue, n: int, filled: int, empty: int) -> tuple[int, int] | None:
     """`solve_masks` by the dynamic programme over the whole line.
 
-    A cell may be empty where it lies between two reach sets that meet, or in a
-    block's gap; it may be filled where some block's placement covers it. Every
+    A cell may be empty where a forward and a backward reach set for the same
+    number of blocks meet on it, or as a block's gap; it may be filled where some
+    block's placement covers it. Every
     block's placements are in the packed `gaps`, so both questions are answered
     for all blocks at once, with a few operations on the packed integers.
     """
