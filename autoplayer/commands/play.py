@@ -17,6 +17,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+from autoplayer.commands.options import add_templates_option
 from autoplayer.errors import UserError
 
 GAMES: dict[str, str] = {
@@ -59,10 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="read and solve only; send no input at all")
     play.add_argument("--overlay", metavar="OUT.png", type=Path,
                       help="write what was read, drawn over the capture, to OUT.png")
-    play.add_argument("--templates", metavar="NAME",
-                      help="digit templates from templates/NAME (see `autoplayer calibrate`); "
-                      "default: the state machines, then each calibrated set in turn if the "
-                      "clues do not check out; `none`: the state machines alone")
+    add_templates_option(play)
     play.add_argument("--time-budget", metavar="S", type=float, default=300.0,
                       help="abort after S seconds (default 300)")
     play.add_argument("--json", action="store_true",

@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from autoplayer.commands.options import add_templates_option
 from autoplayer.errors import Aborted, InputError, UserError
 
 
@@ -27,10 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="also write the screenshot with what was read drawn on it")
     read.add_argument("--out", metavar="PUZZLE",
                       help="save the puzzle read (format from the extension: .non, .txt, ...)")
-    read.add_argument("--templates", metavar="NAME",
-                      help="digit templates from `autoplayer calibrate` (templates/NAME); "
-                      "default: the state machines, then, if the clues do not check out, "
-                      "each calibrated set in turn; `none`: the state machines alone")
+    add_templates_option(read)
     read.add_argument("--no-verify", action="store_true",
                       help="print what was read even when the clues do not add up")
     read.set_defaults(func=run_read)
