@@ -9,7 +9,9 @@ confident numbers with their next-best readings; when nothing works it raises
 picture of the glyph. The bot never acts on a reading it could not verify.
 
 A clue may run off the picture's edge (a game window too small for its
-clues). By default clue ink on the edge is an error naming the lines. A
+clues). By default clue ink on the edge is an error naming the lines, and a
+reading whose clues start near the edge is taken only as read, never
+corrected (a whole number beyond the edge would explain a misfit too). A
 caller that opts in (`clipped=True`) gets those lines' clues as unknown
 (None), their visible numbers kept as a known tail, nothing guessed; and it
 is cautious the other way too: a number stopping closer to the edge than the
@@ -147,21 +149,22 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
 
     reading = reading_with(templates)
     if reading.clipped and not clipped:
-        for kind, edge in (("row", "left"), ("column", "top")):
-            lines = [c for c in reading.clipped if c.kind == kind]
-            if lines:
-                strips = layout.rows if kind == "row" else layout.columns
-                first = strips[lines[0].index].box
-                raise InputError(
-                    f"clues of {kind}{'s' if len(lines) > 1 else ''} "
-                    f"{', '.join(str(c.index + 1) for c in lines)} run off the "
-                    f"{edge} edge of the picture: numbers may be missing, so nothing is "
-                    "guessed", region=(first.x, first.y, first.w, first.h))
+        raise _edge_error(layout, reading.clipped, "run off", ": numbers may be missing")
     if not verify:
         return reading
+    # Without the opt-in, a clue that starts nearer the edge than numbers stand apart is
+    # read as it is. But when the clues then do not add up, a number wholly beyond the
+    # edge explains that as well as a misread digit: nothing is corrected or re-read.
+    near_edge = () if clipped else clipped_lines(
+        layout, [list(r) for r in reading.row_numbers], [list(c) for c in reading.column_numbers])
     try:
-        return validate_reading(reading)
+        return validate_reading(reading, correct=not near_edge)
     except InputError as first_error:
+        if near_edge:
+            raise _edge_error(
+                layout, near_edge, "start near", " and the clues read do not add up: whole "
+                "numbers may lie beyond the edge",
+            ) from None
         tried = templates.name if templates is not None else None
         others = [reading_with(t) for t in fallbacks if t.name != tried]
         for other in sorted(others, key=lambda r: -_mean_confidence(r)):
@@ -170,6 +173,20 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
             except InputError:
                 continue
         raise first_error from None
+
+
+def _edge_error(layout: ClueLayout, lines: Iterable[ClippedLine], where: str,
+                why: str) -> InputError:
+    """One line naming the rows (or else the columns) whose clues meet the picture's edge."""
+    lines = list(lines)
+    kind = "row" if any(c.kind == "row" for c in lines) else "column"
+    edge = "left" if kind == "row" else "top"
+    named = [c.index for c in lines if c.kind == kind]
+    first = (layout.rows if kind == "row" else layout.columns)[named[0]].box
+    return InputError(
+        f"clues of {kind}{'s' if len(named) > 1 else ''} {', '.join(str(i + 1) for i in named)} "
+        f"{where} the {edge} edge of the picture{why}, so nothing is guessed",
+        region=(first.x, first.y, first.w, first.h))
 
 
 def clipped_lines(layout: ClueLayout, rows: list[list[ClueNumber]],
@@ -277,11 +294,14 @@ def _solvable(puzzle: Puzzle) -> tuple[bool, tuple[str, int] | None]:
     return True, None
 
 
-def validate_reading(reading: NonogramReading) -> NonogramReading:
-    """The reading, possibly with low-confidence numbers replaced, once it checks out."""
+def validate_reading(reading: NonogramReading, *, correct: bool = True) -> NonogramReading:
+    """The reading, possibly with low-confidence numbers replaced (unless not `correct`),
+    once it checks out."""
     first_problem = _check(reading)
     if first_problem is None:
         return reading
+    if not correct:
+        raise _give_up(reading, first_problem)
     candidates = sorted(reading.numbers(), key=lambda t: t[2].confidence)[:RETRY_NUMBERS]
     rows = [list(r) for r in reading.row_numbers]
     columns = [list(c) for c in reading.column_numbers]
