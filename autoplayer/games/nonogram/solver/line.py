@@ -74,6 +74,8 @@ class _Layout(NamedTuple):
 
 
 def _fold(slots: int, stride: int) -> tuple[int, ...]:
+    """Shifts that OR `slots` packed slots into the lowest: the upper half onto the
+    lower, then again, log2(slots) times rather than once per slot."""
     out = []
     while slots > 1:
         half = (slots + 1) >> 1
