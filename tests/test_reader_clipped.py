@@ -107,3 +107,61 @@ def test_a_number_wholly_beyond_the_edge_is_never_corrected_into_a_wrong_puzzle(
             assert (reading.puzzle.rows, reading.puzzle.columns) == (
                 puzzle.rows, puzzle.columns), (seed, reading.corrections)
     assert refused == 20  # row 1 is always one 1 short, so the totals never add up
+
+
+@pytest.fixture(scope="module")
+def both_edges() -> tuple[object, np.ndarray]:
+    """Row 1 and column 1 each five 1s, their first 1 cut away wholly: the clues read are
+    both one 1 short, so the totals still agree and a wrong puzzle checks out."""
+    if not available(SKIN):
+        pytest.skip("DejaVu fonts are not installed")
+    grid = random_puzzle(10, 10, seed=5).solution.copy()
+    grid[0] = [1, 0] * 5
+    grid[:, 0] = [1, 0] * 5
+    puzzle = puzzle_from_grid(grid)
+    image = np.asarray(render(puzzle, SKIN))
+    whole = read_nonogram(image)
+    row, column = whole.row_numbers[0][0], whole.column_numbers[0][0]
+    return puzzle, image[column.box.bottom + 3:, row.box.right + 3:]
+
+
+def test_a_reading_that_checks_out_near_the_edge_says_so(both_edges) -> None:
+    puzzle, cut = both_edges
+    reading = read_nonogram(cut)
+    assert reading.puzzle.rows[0] == (1, 1, 1, 1) != puzzle.rows[0]  # what the picture shows
+    named = {c.name for c in reading.near_edge}
+    assert {"row 1", "column 1"} <= named
+    whole = read_nonogram(np.asarray(render(puzzle, SKIN)))
+    assert whole.near_edge == ()
+
+
+def test_a_caller_about_to_act_refuses_clues_near_the_edge(both_edges) -> None:
+    _, cut = both_edges
+    with pytest.raises(InputError, match=r"clues of rows? 1\b.* start near the left edge of "
+                       r"the picture and of columns? 1\b.* the top edge") as err:
+        read_nonogram(cut, margin=True)
+    assert err.value.region is not None
+
+
+def test_read_command_warns_of_clues_near_the_edge(both_edges, tmp_path, capsys) -> None:
+    from PIL import Image
+
+    from autoplayer.cli import main
+
+    _, cut = both_edges
+    shot = tmp_path / "tight.png"
+    Image.fromarray(cut).save(shot)
+    assert main(["read", str(shot)]) == 0
+    warnings = [line for line in capsys.readouterr().out.splitlines()
+                if line.startswith("warning: ")]
+    assert len(warnings) == 1 and "start near the left edge" in warnings[0]
+
+
+def test_play_refuses_clues_near_the_window_edge_before_any_input(both_edges) -> None:
+    """The bot acts on what it reads, so a window cut this close is an error, not a guess."""
+    from autoplayer.games.nonogram.game import NonogramGame
+    from autoplayer.screen.capture import Frame
+
+    _, cut = both_edges
+    with pytest.raises(InputError, match="start near the left edge"):
+        NonogramGame().read(Frame(np.ascontiguousarray(cut)))

@@ -76,7 +76,7 @@ def save_png(path: str | Path, image) -> None:
 def run_read(args: argparse.Namespace) -> int:
     from autoplayer.games.nonogram import formats
     from autoplayer.games.nonogram.model import UNKNOWN
-    from autoplayer.games.nonogram.reader import LOW_CONFIDENCE, read_nonogram
+    from autoplayer.games.nonogram.reader import LOW_CONFIDENCE, edge_lines, read_nonogram
     from autoplayer.games.nonogram.render import render_puzzle
     from autoplayer.vision.templates import every_template_set, load_templates
 
@@ -101,6 +101,10 @@ def run_read(args: argparse.Namespace) -> int:
     if reading.template_set is not None:
         out.append(f"clues read with templates {reading.template_set}")
     out += [f"corrected {c}" for c in reading.corrections]
+    if reading.near_edge:
+        out.append(f"warning: {edge_lines(reading.near_edge, 'start near')}: a whole "
+                   "number beyond the edge would not show, so check those clues (or capture "
+                   "with a margin)")
     unsure = [f"{k} {i + 1}: {n.value} ({n.confidence:.2f})" for k, i, n in reading.numbers()
               if n.confidence < LOW_CONFIDENCE]
     if unsure:

@@ -82,6 +82,9 @@ class NonogramReading:
     their clue in `puzzle` is None)."""
     layout: ClueLayout | None = field(default=None, repr=False)
     """The clue bands as found (ink dark or light, its levels)."""
+    near_edge: tuple[ClippedLine, ...] = ()
+    """Without `clipped`: lines whose clue starts nearer the picture's edge than numbers
+    stand apart, so that a whole number beyond the edge would not show (see `edge_lines`)."""
 
     def numbers(self) -> list[tuple[str, int, ClueNumber]]:
         """Every number read, as (kind, line index, number)."""
@@ -99,7 +102,7 @@ class NonogramReading:
 
 def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
                   fallbacks: Iterable[TemplateSet] = (),
-                  verify: bool = True, clipped: bool = False,
+                  verify: bool = True, clipped: bool = False, margin: bool = False,
                   min_digit_height: float = 0.0) -> NonogramReading:
     """Read the puzzle and board state shown in an H×W×3 RGB image (see module docstring).
 
@@ -111,7 +114,9 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
     only consumed on that path (loading sets is not free).
 
     `clipped`: clues running off the picture's edge are left unknown (see the
-    module docstring) instead of being an error. `min_digit_height`: clue
+    module docstring) instead of being an error. `margin`: clues starting near
+    the edge (`near_edge`) are an error too, for a caller about to act on the
+    reading. `min_digit_height`: clue
     digits shorter than this many pixels are refused rather than read (a
     game whose small font is misread as often as not).
     """
@@ -150,13 +155,18 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
     reading = reading_with(templates)
     if reading.clipped and not clipped:
         raise _edge_error(layout, reading.clipped, "run off", ": numbers may be missing")
-    if not verify:
-        return reading
     # Without the opt-in, a clue that starts nearer the edge than numbers stand apart is
-    # read as it is. But when the clues then do not add up, a number wholly beyond the
-    # edge explains that as well as a misread digit: nothing is corrected or re-read.
+    # read as it is, and said to be so. When the clues then do not add up, a number
+    # wholly beyond the edge explains that as well as a misread digit does: nothing is
+    # corrected or re-read.
     near_edge = () if clipped else clipped_lines(
         layout, [list(r) for r in reading.row_numbers], [list(c) for c in reading.column_numbers])
+    if near_edge and margin:
+        raise _edge_error(layout, near_edge, "start near", ": whole numbers beyond the edge "
+                          "would not show (give the game more room)")
+    reading = replace(reading, near_edge=near_edge)
+    if not verify:
+        return reading
     try:
         return validate_reading(reading, correct=not near_edge)
     except InputError as first_error:
@@ -175,18 +185,31 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
         raise first_error from None
 
 
+def edge_lines(lines: Iterable[ClippedLine], where: str) -> str:
+    """'clues of rows 1, 3 <where> the left edge of the picture' (and of columns, the top)."""
+    named = {kind: [c.index for c in lines if c.kind == kind] for kind in ("row", "column")}
+
+    def names(kind: str) -> str:
+        found = named[kind]
+        return f"{kind}{'s' if len(found) > 1 else ''} {', '.join(str(i + 1) for i in found)}"
+
+    if named["row"] and named["column"]:
+        return (f"clues of {names('row')} {where} the left edge of the picture and of "
+                f"{names('column')} the top edge")
+    if named["row"]:
+        return f"clues of {names('row')} {where} the left edge of the picture"
+    return f"clues of {names('column')} {where} the top edge of the picture"
+
+
 def _edge_error(layout: ClueLayout, lines: Iterable[ClippedLine], where: str,
                 why: str) -> InputError:
-    """One line naming the rows (or else the columns) whose clues meet the picture's edge."""
+    """`edge_lines` as an error whose region is the first named line's clue strip."""
     lines = list(lines)
-    kind = "row" if any(c.kind == "row" for c in lines) else "column"
-    edge = "left" if kind == "row" else "top"
-    named = [c.index for c in lines if c.kind == kind]
-    first = (layout.rows if kind == "row" else layout.columns)[named[0]].box
-    return InputError(
-        f"clues of {kind}{'s' if len(named) > 1 else ''} {', '.join(str(i + 1) for i in named)} "
-        f"{where} the {edge} edge of the picture{why}, so nothing is guessed",
-        region=(first.x, first.y, first.w, first.h))
+    rows = [c.index for c in lines if c.kind == "row"]
+    columns = [c.index for c in lines if c.kind == "column"]
+    box = (layout.rows[rows[0]] if rows else layout.columns[columns[0]]).box
+    return InputError(f"{edge_lines(lines, where)}{why}, so nothing is guessed",
+                      region=(box.x, box.y, box.w, box.h))
 
 
 def clipped_lines(layout: ClueLayout, rows: list[list[ClueNumber]],
