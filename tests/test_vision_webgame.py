@@ -100,6 +100,17 @@ def test_reads_browser_rendered_board(server, skin, theme, cell, size):
     assert reading.puzzle.columns == puzzle.columns
 
 
+def test_first_rows_whose_clues_fill_every_box(server):
+    """At 18 px (outside the matrix), puzzle 29's first two rows have three-number clues,
+    so every row-clue box beside them holds a digit: the board still starts at row 1."""
+    image = _shoot(server, "full-first-rows", (10, 10), 18, seed=29, skin="sans")
+    puzzle = server.puzzle("full-first-rows")
+    assert [len(clue) for clue in puzzle.rows[:2]] == [3, 3] == [max(map(len, puzzle.rows))] * 2
+    reading = read_nonogram(image)
+    assert (reading.grid.width, reading.grid.height) == (10, 10)
+    assert (reading.puzzle.rows, reading.puzzle.columns) == (puzzle.rows, puzzle.columns)
+
+
 def _started_game(seed: int, first_row_filled: bool) -> np.ndarray:
     rng = np.random.default_rng(seed)
     grid = rng.choice(np.array([-1, 0, 0, 1], np.int8), size=(10, 10))

@@ -361,4 +361,12 @@ def _clue_box_corner(occupied: np.ndarray) -> tuple[int, int]:
         return 0, 0
     if occupied[:top, :left].mean() > 0.05 or occupied[top:, left:].mean() < 0.9:
         return 0, 0
+    # A clue box holding a digit is no flat patch: when the first board rows' clues
+    # fill every box of the row band, column 0 starts lower than the board does. Board
+    # lines above it show every cell, while the clue line next to the board holds a
+    # digit in every column that has a clue, so the board extends up (left) to it.
+    while top > 2 and occupied[top - 1, left:].all():
+        top -= 1
+    while left > 2 and occupied[top:, left - 1].all():
+        left -= 1
     return top, left
