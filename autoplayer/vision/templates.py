@@ -99,18 +99,6 @@ class TemplateSet:
             out[d] = float(sims.max())
         return out
 
-    def recognise(self, mask: np.ndarray) -> list[tuple[int, float]]:
-        """Digits best first with a confidence in 0..1 from the margin over the next."""
-        ranked = sorted(self.scores(mask).items(), key=lambda kv: -kv[1])
-        if not ranked:
-            return []
-        out = []
-        for i, (d, s) in enumerate(ranked):
-            nxt = ranked[i + 1][1] if i + 1 < len(ranked) else -1.0
-            conf = confidence_over(s, nxt) if i == 0 else 0.0
-            out.append((d, conf))
-        return out
-
     @property
     def digits(self) -> set[int]:
         return {d for d, ms in self.samples.items() if ms}
