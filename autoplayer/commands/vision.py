@@ -78,12 +78,12 @@ def run_read(args: argparse.Namespace) -> int:
     from autoplayer.games.nonogram.model import UNKNOWN
     from autoplayer.games.nonogram.reader import LOW_CONFIDENCE, edge_lines, read_nonogram
     from autoplayer.games.nonogram.render import render_puzzle
-    from autoplayer.vision.templates import every_template_set, load_templates
+    from autoplayer.vision.templates import NO_TEMPLATES, every_template_set, load_templates
 
     if args.out and formats.format_for_extension(args.out) is None:
         raise UserError(f"{args.out}: cannot tell the puzzle format from the extension")
-    templates = load_templates(args.templates) if args.templates not in (None, "none") \
-        else None
+    templates = load_templates(args.templates) \
+        if args.templates not in (None, NO_TEMPLATES) else None
     fallbacks = every_template_set() if args.templates is None else ()
     image = load_image(args.image)
     try:

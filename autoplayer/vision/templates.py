@@ -27,6 +27,8 @@ INDEX = "index.json"
 MARGIN = 0.15
 """A best match this much more similar than the next digit's is fully confident."""
 MEMO_LIMIT = 4096
+NO_TEMPLATES = "none"
+"""`--templates none`: the state machines alone, no calibrated set tried."""
 
 
 def normalise(mask: np.ndarray) -> np.ndarray:

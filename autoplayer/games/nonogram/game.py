@@ -27,8 +27,6 @@ if TYPE_CHECKING:
     from autoplayer.screen.window import WindowInfo
 
 SOLVE_TIMEOUT = 20.0
-NO_TEMPLATES = "none"
-"""`--templates none`: the state machines alone, no calibrated set tried."""
 
 # The bundled browser game (webgame/static/nonogram/game.js): left sets FILLED
 # and right sets EMPTY, except on a cell already in that state, which they
@@ -123,11 +121,11 @@ class NonogramGame:
         return replace(previous, shown=state, raw=replace(raw, state=state))
 
     def _templates(self) -> Any:
+        from autoplayer.vision.templates import NO_TEMPLATES, load_templates
+
         if self.templates in (None, NO_TEMPLATES):
             return None
         if self._loaded is None:
-            from autoplayer.vision.templates import load_templates
-
             self._loaded = load_templates(self.templates)
         return self._loaded
 
