@@ -205,9 +205,8 @@ def _edge_error(layout: ClueLayout, lines: Iterable[ClippedLine], where: str,
                 why: str) -> InputError:
     """`edge_lines` as an error whose region is the first named line's clue strip."""
     lines = list(lines)
-    rows = [c.index for c in lines if c.kind == "row"]
-    columns = [c.index for c in lines if c.kind == "column"]
-    box = (layout.rows[rows[0]] if rows else layout.columns[columns[0]]).box
+    first = next((c for c in lines if c.kind == "row"), lines[0])  # edge_lines names rows first
+    box = (layout.rows if first.kind == "row" else layout.columns)[first.index].box
     return InputError(f"{edge_lines(lines, where)}{why}, so nothing is guessed",
                       region=(box.x, box.y, box.w, box.h))
 
