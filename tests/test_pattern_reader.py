@@ -15,13 +15,14 @@ import pytest
 
 from autoplayer.errors import InputError, UserError
 from autoplayer.games.nonogram.formats import load_puzzle
-from autoplayer.games.nonogram.game import NO_TEMPLATES, Reading
+from autoplayer.games.nonogram.game import Reading
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
 from autoplayer.games.nonogram.pattern import completion
 from autoplayer.games.nonogram.pattern.game import DEFAULT_TEMPLATES, TEMPLATES_DIR, PatternGame
 from autoplayer.games.nonogram.pattern.session import PATTERN, generate
 from autoplayer.games.nonogram.solver import solve
 from autoplayer.screen.capture import Frame
+from autoplayer.vision.templates import NO_TEMPLATES
 
 needs_pattern = pytest.mark.skipif(not os.path.exists(PATTERN),
                                    reason="sgt-puzzles is not installed")
