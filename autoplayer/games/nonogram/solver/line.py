@@ -31,9 +31,10 @@ _REVERSED_BYTE = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
 """Each byte with its bits in reverse order: a bytes.translate table."""
 
 
-def _doubling_steps(length: int) -> tuple[int, ...]:
-    """Shifts that take a run of 1 to a run of `length` by doubling (1, 2, 4, ... then the rest)."""
-    steps, have = [], 1
+def _doubling_steps(length: int, have: int = 1) -> tuple[int, ...]:
+    """Shifts that take runs of `have` to runs of `length`, each at most doubling (1, 2, 4,
+    ... then the rest): a run of b is two runs of a <= b overlapping by b - a."""
+    steps = []
     while have < length:
         step = have if have <= length - have else length - have
         steps.append(step)
@@ -112,16 +113,14 @@ def _layout(clue: Clue, stride: int) -> _Layout:
 
 
 def _runs(clue: Clue) -> _Runs:
-    """A run of length b is two runs of length a <= b overlapping: starts & starts >> (b-a)."""
-    out = []
+    """Each block length's run grown from the one before it (a length of 1 needs no step)."""
+    out: list[tuple[int, int]] = []
     have = 1
     for length in sorted(set(clue)):
-        if length == 1:
-            out.append((0, 1))
-        while have < length:
-            step = min(have, length - have)
-            have += step
-            out.append((step, length if have == length else 0))
+        steps = _doubling_steps(length, have) or (0,)
+        out += [(step, 0) for step in steps[:-1]]
+        out.append((steps[-1], length))
+        have = length
     return tuple(out)
 
 
