@@ -21,7 +21,7 @@ SEEDS = (1, 2, 3, 4, 5)
 
 def one_run(display: str, seed: int, solver: str) -> dict:
     from autoplayer.games.nonogram.pattern.session import generate
-    from autoplayer.screen.xvfb import stop_process
+    from autoplayer.screen.process import stop_process
 
     game_id = generate(f"4x4#{seed}", binary=SGT)  # Tatham's own generator, as for Pattern
     proc = subprocess.Popen([SGT, game_id], env={**os.environ, "DISPLAY": display},

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from autoplayer.games.nonogram.pattern.session import PATTERN
-from autoplayer.screen.xvfb import Xvfb, stop_process
+from autoplayer.screen.process import Helper
+from autoplayer.screen.xvfb import Xvfb
 from autoplayer.webgame.browser import CHROMIUM_NAMES
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ def locate_window(display: str, window_id: int) -> WindowInfo:
         disp.close()
 
 
-def _wait_for_window(display: str, title: str, proc: subprocess.Popen, timeout: float) -> int:
+def _wait_for_window(display: str, title: str, program: Helper, timeout: float) -> int:
     from autoplayer.errors import UserError
     from autoplayer.screen.window import find_window, open_display
 
@@ -94,7 +95,8 @@ def _wait_for_window(display: str, title: str, proc: subprocess.Popen, timeout: 
             try:
                 return find_window(disp, title, exact=True).id
             except UserError:
-                if time.monotonic() > deadline or proc.poll() is not None:
+                program.check("before showing its window")
+                if time.monotonic() > deadline:
                     raise
                 time.sleep(0.05)
     finally:
@@ -106,16 +108,12 @@ def tatham_game(xserver: Xvfb, binary: str, game_id: str, title: str,
                 timeout: float = 20.0) -> Iterator[WindowSource]:
     """`binary GAME_ID` (one of Tatham's games) on the display until the block ends; yields
     a settled WindowSource on its window, the one titled `title`."""
-    proc = subprocess.Popen([binary, game_id], env=xserver.env(), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    try:
-        source = settled_window(xserver, _wait_for_window(xserver.display, title, proc, timeout))
+    with Helper(os.path.basename(binary), [binary, game_id], env=xserver.env()) as game:
+        source = settled_window(xserver, _wait_for_window(xserver.display, title, game, timeout))
         try:
             yield source
         finally:
             source.close()
-    finally:
-        stop_process(proc)
 
 
 @contextmanager

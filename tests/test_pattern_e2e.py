@@ -44,7 +44,8 @@ from autoplayer.games.nonogram.pattern.session import (
     canvas_size,
     generate,
 )
-from autoplayer.screen.xvfb import Xvfb, stop_process
+from autoplayer.screen.process import Helper
+from autoplayer.screen.xvfb import Xvfb
 
 SCREEN = (1920, 1200)
 MENU_BAR = 40
@@ -119,16 +120,14 @@ def test_under_a_reparenting_window_manager(tmp_path: Path) -> None:
         # twm would otherwise wait for a click to place each new window.
         rc = tmp_path / "twmrc"
         rc.write_text('RandomPlacement\nUsePPosition "on"\nNoGrabServer\n')
-        wm = subprocess.Popen([twm, "-f", str(rc)], env={**x.env(), "HOME": str(tmp_path)},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            time.sleep(0.5)
+        with Helper("twm", [twm, "-f", str(rc)], env={**x.env(), "HOME": str(tmp_path)}) as wm:
+            wm.settle(0.5)  # a twm that cannot start (no fonts, no display) exits at once
             with PatternProcess(generate("10x10#wm"), x.display, 24) as game:
                 info = locate_window(x.display, game.window_id)
-                assert info.ancestors, "twm did not reparent the window; the test proves nothing"
+                wm.check("while Pattern opened its window")
+                assert info.ancestors, ("twm is running but did not reparent the window: "
+                                        f"twm said {wm.stderr_tail() or 'nothing'}")
                 play_to_completion(x, game)
-        finally:
-            stop_process(wm)
 
 
 def test_window_moved_between_cycles_is_followed(xserver: Xvfb) -> None:

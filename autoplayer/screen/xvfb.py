@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from types import TracebackType
 
 from autoplayer.errors import UserError
+from autoplayer.screen.process import Helper
 
 START_TIMEOUT = 15.0
 
@@ -26,7 +27,7 @@ class Xvfb:
     def __init__(self, width: int = 1280, height: int = 1024, depth: int = 24) -> None:
         self.width, self.height, self.depth = width, height, depth
         self.display = ""
-        self._proc: subprocess.Popen[bytes] | None = None
+        self._helper: Helper | None = None
 
     def start(self) -> Xvfb:
         exe = shutil.which("Xvfb")
@@ -34,11 +35,11 @@ class Xvfb:
             raise UserError("Xvfb is not installed (Debian: apt-get install xvfb)")
         read_fd, write_fd = os.pipe()
         try:
-            self._proc = subprocess.Popen(
+            self._helper = Helper(
+                "Xvfb",
                 [exe, "-displayfd", str(write_fd), "-screen", "0",
                  f"{self.width}x{self.height}x{self.depth}", "-nolisten", "tcp", "-noreset"],
-                pass_fds=(write_fd,), stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                pass_fds=(write_fd,),
             )
             os.close(write_fd)
             write_fd = -1
@@ -54,6 +55,7 @@ class Xvfb:
 
     def _read_display(self, fd: int) -> str:
         """Xvfb writes the display number and a newline once it accepts connections."""
+        assert self._helper is not None
         deadline = time.monotonic() + START_TIMEOUT
         data = b""
         while not data.endswith(b"\n"):
@@ -61,29 +63,33 @@ class Xvfb:
             ready, _, _ = select.select([fd], [], [], max(left, 0))
             chunk = os.read(fd, 64) if ready else b""
             if not chunk:
-                assert self._proc is not None
-                err = b""
-                if self._proc.poll() is not None and self._proc.stderr is not None:
-                    err = self._proc.stderr.read()[-300:]
-                why = err.decode(errors="replace").strip().splitlines()[-1:] or ["timed out"]
-                raise UserError(f"Xvfb did not start: {why[0]}")
+                try:  # end of file: Xvfb is exiting; a time-out: it may still be running
+                    self._helper.proc.wait(1.0)
+                except subprocess.TimeoutExpired:
+                    raise UserError(f"Xvfb did not start within {START_TIMEOUT:.0f} s") from None
+                raise self._helper.died("before accepting connections")
             data += chunk
         return data.decode().strip()
 
+    def alive(self) -> bool:
+        return self._helper is not None and self._helper.alive()
+
+    def check(self) -> None:
+        """Raise `HelperExited`, with Xvfb's own stderr, if the server has died."""
+        if self._helper is not None:
+            self._helper.check("while in use")
+
     def stop(self) -> None:
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        stop_process(proc)
-        if proc.stderr is not None:
-            proc.stderr.close()
+        helper, self._helper = self._helper, None
+        if helper is not None:
+            helper.stop()
 
     def env(self) -> dict[str, str]:
         """This process's environment with DISPLAY pointing at this server."""
         return {**os.environ, "DISPLAY": self.display}
 
     def __enter__(self) -> Xvfb:
-        return self.start() if self._proc is None else self
+        return self.start() if self._helper is None else self
 
     def __exit__(
         self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None
@@ -108,14 +114,3 @@ def virtual_display(width: int = 1280, height: int = 1024) -> Iterator[Xvfb]:
                 os.environ.pop("DISPLAY", None)
             else:
                 os.environ["DISPLAY"] = old
-
-
-def stop_process(proc: subprocess.Popen, grace: float = 5.0) -> None:
-    """Terminate a child we started, killing it if it outlives `grace` seconds."""
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(grace)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()

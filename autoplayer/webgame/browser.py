@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from autoplayer.errors import UserError
+from autoplayer.screen.process import Helper
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
@@ -88,14 +89,18 @@ def _kill_group(proc: subprocess.Popen[bytes], grace: float = 0.5, reap: float =
 class AppWindow:
     """A running Chromium app window: its process and its top-level X window."""
 
-    process: subprocess.Popen[bytes]
+    helper: Helper
     window: int
     """The X id of the mapped top-level window (title: the page's <title>)."""
     display: str
 
     @property
+    def process(self) -> subprocess.Popen[bytes]:
+        return self.helper.proc
+
+    @property
     def pid(self) -> int:
-        return self.process.pid
+        return self.helper.pid
 
 
 @contextlib.contextmanager
@@ -115,19 +120,20 @@ def launch_app(
         f"--app={url}", f"--window-position={x},{y}", f"--window-size={width},{height}",
     ]
     env = {**os.environ, "DISPLAY": display}
-    proc = subprocess.Popen(
-        args, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL, start_new_session=True,
-    )
     try:
-        window = _wait_for_window(display, proc, timeout)
-        yield AppWindow(proc, window, display)
+        chromium = Helper("Chromium", args, env=env, start_new_session=True)
+    except BaseException:
+        shutil.rmtree(profile, ignore_errors=True)
+        raise
+    try:
+        window = _wait_for_window(display, chromium, timeout)
+        yield AppWindow(chromium, window, display)
     finally:
-        _kill_group(proc)
+        chromium.stop(_kill_group)
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def _wait_for_window(display: str, proc: subprocess.Popen[bytes], timeout: float) -> int:
+def _wait_for_window(display: str, chromium: Helper, timeout: float) -> int:
     """The process's viewable top-level window: by _NET_WM_PID, else (late) by WM_CLASS.
 
     Looks below the root's children too: a window manager reparents the client
@@ -156,7 +162,7 @@ def _wait_for_window(display: str, proc: subprocess.Popen[bytes], timeout: float
                     if geometry.width < 50 or geometry.height < 50:
                         continue  # Chromium's tiny helper windows
                     prop = child.get_full_property(pid_atom, X.AnyPropertyType)
-                    if prop is not None and int(prop.value[0]) == proc.pid:
+                    if prop is not None and int(prop.value[0]) == chromium.pid:
                         yield child, True
                     elif any("chrom" in c.lower() for c in child.get_wm_class() or ()):
                         yield child, False
@@ -166,9 +172,7 @@ def _wait_for_window(display: str, proc: subprocess.Popen[bytes], timeout: float
                     continue  # the window went away while we looked
 
         while time.monotonic() - started < timeout:
-            if proc.poll() is not None:
-                raise UserError(f"Chromium exited with code {proc.returncode} before showing "
-                                f"a window on display {display}")
+            chromium.check(f"before showing a window on display {display}")
             found = list(candidates(conn.screen().root, 2))
             for win, ours in found:
                 if ours:
@@ -211,12 +215,12 @@ class HeadlessBrowser:
         self._from_child, from_child_w = os.pipe()
         # A Python trampoline moves our pipe ends onto the fds Chromium reads and writes
         # (dash cannot redirect fds above 9, and ours may be anywhere).
-        self._proc = subprocess.Popen(
+        self._chromium = Helper(
+            "headless Chromium",
             [sys.executable, "-c", _ONTO_FDS_3_4, str(to_child_r), str(from_child_w),
              chromium_path(), "--headless", *COMMON_FLAGS, f"--user-data-dir={self._profile}",
              "--remote-debugging-pipe", "about:blank"],
-            pass_fds=(to_child_r, from_child_w), stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+            pass_fds=(to_child_r, from_child_w), start_new_session=True,
         )
         os.close(to_child_r)
         os.close(from_child_w)
@@ -234,7 +238,7 @@ class HeadlessBrowser:
             raise
 
     def alive(self) -> bool:
-        return self._proc.poll() is None
+        return self._chromium.alive()
 
     def screenshot(self, url: str, width: int, height: int) -> np.ndarray:
         """The page at `url` in a width×height viewport, as an H×W×3 uint8 RGB array."""
@@ -264,7 +268,7 @@ class HeadlessBrowser:
         for fd in (self._to_child, self._from_child):
             with contextlib.suppress(OSError):
                 os.close(fd)
-        _kill_group(self._proc)
+        self._chromium.stop(_kill_group)
         shutil.rmtree(self._profile, ignore_errors=True)
 
     def __enter__(self) -> HeadlessBrowser:
@@ -313,8 +317,9 @@ class HeadlessBrowser:
             if ready:
                 chunk = os.read(self._from_child, 1 << 20)
                 if not chunk:
-                    raise UserError(f"headless Chromium exited (code {self._proc.poll()}) "
-                                    f"while waiting for {what}")
+                    with contextlib.suppress(subprocess.TimeoutExpired):
+                        self._chromium.proc.wait(1.0)  # closed its end: exiting
+                    raise self._chromium.died(f"while waiting for {what}")
                 self._buffer += chunk
 
 

@@ -12,11 +12,13 @@ import os
 import subprocess
 import threading
 import time
+from pathlib import Path
 from types import TracebackType
 
 import numpy as np
 
 from autoplayer.errors import UserError
+from autoplayer.screen.process import Helper
 
 PATTERN = "/usr/games/sgt-pattern"
 TITLE = "Pattern"
@@ -49,7 +51,7 @@ class PatternProcess:
                  binary: str = PATTERN, env: dict[str, str] | None = None) -> None:
         self.game_id, self.display, self.tile, self.binary = game_id, display, tile, binary
         self.env = env or {}
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.helper: Helper | None = None
         self.window_id = 0
 
     def start(self, timeout: float = 15.0) -> PatternProcess:
@@ -57,8 +59,8 @@ class PatternProcess:
 
         env = {**os.environ, **self.env, "DISPLAY": self.display,
                "PATTERN_TILESIZE": str(self.tile)}
-        self.proc = subprocess.Popen([self.binary, self.game_id], env=env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.helper = helper = Helper(Path(self.binary).name, [self.binary, self.game_id],
+                                      env=env)
         disp = open_display(self.display)
         try:
             deadline = time.monotonic() + timeout
@@ -67,7 +69,8 @@ class PatternProcess:
                     self.window_id = find_window(disp, TITLE, exact=True).id
                     break
                 except UserError:
-                    if time.monotonic() > deadline or self.proc.poll() is not None:
+                    helper.check("before showing its window")
+                    if time.monotonic() > deadline:
                         raise
                     time.sleep(0.05)
         finally:
@@ -102,15 +105,17 @@ class PatternProcess:
         with Screen(self.display) as screen:
             return screen.grab_window(info).pixels
 
-    def close(self) -> None:
-        from autoplayer.screen.xvfb import stop_process
+    @property
+    def proc(self) -> subprocess.Popen[bytes] | None:
+        return None if self.helper is None else self.helper.proc
 
-        proc, self.proc = self.proc, None
-        if proc is not None:
-            stop_process(proc)
+    def close(self) -> None:
+        helper, self.helper = self.helper, None
+        if helper is not None:
+            helper.stop()
 
     def __enter__(self) -> PatternProcess:
-        return self.start() if self.proc is None else self
+        return self.start() if self.helper is None else self
 
     def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
                  tb: TracebackType | None) -> None:
