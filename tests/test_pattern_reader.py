@@ -47,8 +47,8 @@ def read(pixels: np.ndarray, templates: str | None = None) -> Reading:
 
 @pytest.fixture(scope="module")
 def templates() -> str:
-    if not (TEMPLATES_DIR / DEFAULT_TEMPLATES / "index.json").exists():
-        pytest.skip("templates/pattern is missing (tools/pattern-calibration makes it)")
+    assert (TEMPLATES_DIR / DEFAULT_TEMPLATES / "index.json").is_file(), \
+        "autoplayer/templates/pattern is missing (tools/pattern-calibration makes it)"
     return DEFAULT_TEMPLATES
 
 

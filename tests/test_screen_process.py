@@ -50,7 +50,8 @@ def test_a_missing_program_is_a_one_line_error(tmp_path: Path) -> None:
 def test_a_silent_death_says_so(tmp_path: Path) -> None:
     with Helper("quiet", [sys.executable, "-c", "raise SystemExit(4)"]) as helper:
         helper.proc.wait(10)
-        with pytest.raises(HelperExited, match="quiet exited with code 4; it printed nothing on stderr"):
+        with pytest.raises(HelperExited,
+                           match="quiet exited with code 4; it printed nothing on stderr"):
             helper.check()
 
 

@@ -13,6 +13,8 @@ import os
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import cv2
@@ -111,25 +113,31 @@ def confidence_over(score: float, other: float) -> float:
     return max(0.0, score) * min(1.0, max(0.0, score - other) / MARGIN)
 
 
-BUNDLED = Path(__file__).resolve().parents[2] / "templates"
-"""The sets that come with autoplayer (in a checkout or an editable install)."""
+BUNDLED: Traversable = resources.files("autoplayer") / "templates"
+"""The sets that ship with autoplayer, as package data (a wheel, an editable install or a
+checkout alike): read through importlib.resources, never by a path into the source tree."""
+
+Location = Path | Traversable
+"""A template set's directory: a user's on disk, or one of ours inside the package."""
 
 
-def search_path() -> list[Path]:
+def search_path() -> list[Location]:
     """Where template sets are looked for: ./templates first (a user's own), then ours."""
     local = Path("templates")
-    if local.resolve() == BUNDLED:
+    if isinstance(BUNDLED, Path) and local.resolve() == BUNDLED.resolve():
         return [local]
     return [local, BUNDLED]
 
 
-def templates_dir(name_or_path: str | Path) -> Path:
+def templates_dir(name_or_path: str | Location) -> Location:
     """Where a template set lives: a directory given as such, else NAME on the search path."""
+    if not isinstance(name_or_path, str | Path):
+        return name_or_path  # one of ours, inside the package
     p = Path(name_or_path)
     if p.is_dir() and (p / INDEX).exists():
         return p
     for base in search_path():
-        if (base / str(name_or_path) / INDEX).exists():
+        if (base / str(name_or_path) / INDEX).is_file():
             return base / str(name_or_path)
     return Path("templates") / str(name_or_path)
 
@@ -139,8 +147,8 @@ def available_templates() -> list[str]:
     names: dict[str, None] = {}
     for base in search_path():
         if base.is_dir():
-            names.update((d.name, None) for d in sorted(base.iterdir())
-                         if (d / INDEX).exists() and not d.name.startswith("."))
+            names.update((d.name, None) for d in sorted(base.iterdir(), key=lambda d: d.name)
+                         if (d / INDEX).is_file() and not d.name.startswith("."))
     return list(names)
 
 
@@ -150,7 +158,7 @@ def every_template_set() -> Iterator[TemplateSet]:
         yield load_templates(name)
 
 
-def load_templates(name_or_path: str | Path) -> TemplateSet:
+def load_templates(name_or_path: str | Location) -> TemplateSet:
     d = templates_dir(name_or_path)
     index_path = d / INDEX
     try:
@@ -159,13 +167,17 @@ def load_templates(name_or_path: str | Path) -> TemplateSet:
         raise UserError(f"{d}: no template set here (make one with `autoplayer calibrate`)")\
             from None
     except (OSError, ValueError) as err:
-        raise InputError(f"cannot read template index: {err}", path=index_path) from None
+        raise InputError(f"cannot read template index: {err}", path=str(index_path)) from None
     samples: dict[int, list[np.ndarray]] = {}
     for entry in index.get("glyphs", []):
         path = d / entry["file"]
-        img = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+        try:
+            data = np.frombuffer(path.read_bytes(), np.uint8)
+        except OSError:
+            data = np.zeros(0, np.uint8)
+        img = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE) if data.size else None
         if img is None:
-            raise InputError("missing or unreadable template image", path=path)
+            raise InputError("missing or unreadable template image", path=str(path))
         samples.setdefault(int(entry["digit"]), []).append(img < 128)
     return TemplateSet(str(index.get("name", d.name)), samples)
 

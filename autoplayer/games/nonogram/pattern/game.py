@@ -53,7 +53,7 @@ class PatternGame(NonogramGame):
             from autoplayer.vision.templates import load_templates
 
             default = TEMPLATES_DIR / DEFAULT_TEMPLATES
-            if (default / "index.json").exists():
+            if (default / "index.json").is_file():
                 self._loaded = load_templates(default)
         return super()._templates() if self.templates is not None else self._loaded
 
