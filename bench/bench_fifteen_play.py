@@ -10,8 +10,6 @@ batches, and the time per stage.
 from __future__ import annotations
 
 import os
-import subprocess
-import time
 
 from bench.play_runs import STAGES, median, park_pointer, play_report, publish
 
@@ -21,18 +19,14 @@ SEEDS = (1, 2, 3, 4, 5)
 
 def one_run(display: str, seed: int, solver: str) -> dict:
     from autoplayer.games.nonogram.pattern.session import generate
-    from autoplayer.screen.process import stop_process
+    from autoplayer.screen.process import Helper
 
     game_id = generate(f"4x4#{seed}", binary=SGT)  # Tatham's own generator, as for Pattern
-    proc = subprocess.Popen([SGT, game_id], env={**os.environ, "DISPLAY": display},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        time.sleep(1.5)  # the window maps and draws
+    with Helper("sgt-fifteen", [SGT, game_id], env={**os.environ, "DISPLAY": display}) as game:
+        game.settle(1.5)  # the window maps and draws
         park_pointer(display, 1000, 700)
         return play_report(display, "--window", "Fifteen", "--profile", solver,
                            run=f"seed {seed} ({solver})")
-    finally:
-        stop_process(proc)
 
 
 def main() -> None:
