@@ -138,3 +138,70 @@ def test_bad_file_is_one_line_exit_2_no_traceback(tmp_path: Path) -> None:
     assert proc.stdout == ""
     assert str(path) in proc.stderr and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+ONES_ROW_NON = """width 10
+height 5
+rows
+1,1,1,1
+2,1
+1,3
+1,1,1
+1,1
+columns
+1
+1,1
+3
+1
+1
+0
+1,1,1
+1
+1,1
+1,1
+"""
+"""tests/test_nonogram_solver.ONES_ROW: a row of 1s that an encoding leaving known filled
+cells outside every block gave one 1 too many (issue 12)."""
+
+
+@pytest.mark.parametrize("max_solutions", ["1", "2", "5"])
+def test_written_solution_passes_check(
+    capsys, tmp_path: Path, max_solutions: str
+) -> None:
+    """The issue's check: solve --out, then `autoplayer check` on what was written."""
+    path = tmp_path / "ones.non"
+    path.write_text(ONES_ROW_NON)
+    target = tmp_path / "solved.non"
+    code, out, _ = run(capsys, str(path), "--max-solutions", max_solutions, "--out", str(target))
+    assert code == (0 if max_solutions == "1" else 1)
+    assert out.splitlines()[0] == ("solved" if max_solutions == "1" else
+                                   "multiple: at least two solutions; two of them:")
+    assert main(["check", str(target)]) == 0
+    assert "the solution satisfies every clue" in capsys.readouterr().out
+
+
+def test_a_grid_that_breaks_a_clue_is_never_printed(
+    capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last line of defence, fed a solver that returns a wrong grid on purpose (the
+    only test where it fires): one line on stderr, exit 70, nothing printed or written."""
+    from autoplayer.games.nonogram import solver
+    from autoplayer.games.nonogram.solver import SolveResult, Verdict
+    from autoplayer.games.nonogram.solver.propagate import Board
+
+    def wrong_solve(puzzle, **_options) -> SolveResult:
+        board = Board.blank(puzzle.height, puzzle.width)
+        for r in range(puzzle.height):
+            for c in range(puzzle.width):
+                board.set_cell(r, c, (r, c) in {(0, 0), (0, 2), (0, 4), (0, 6), (0, 8)})
+        return SolveResult(Verdict.SOLVED, board, puzzle.width, [board])
+
+    monkeypatch.setattr(solver, "solve", wrong_solve)
+    path = tmp_path / "ones.non"
+    path.write_text(ONES_ROW_NON)
+    target = tmp_path / "solved.non"
+    code, out, err = run(capsys, str(path), "--max-solutions", "1", "--out", str(target))
+    assert code == 70
+    assert out == "" and not target.exists()
+    assert err == ("autoplayer solve: internal error: solution 1 breaks row 1 (clue is "
+                   "1 1 1 1 but the cells give 1 1 1 1 1); not printed\n")

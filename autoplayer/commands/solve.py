@@ -10,8 +10,12 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autoplayer.errors import UserError
+
+if TYPE_CHECKING:
+    from autoplayer.games.nonogram.model import Puzzle
 
 EXIT_SOLVED = 0
 """line-solvable, unique, or (with --max-solutions 1) solved."""
@@ -21,6 +25,9 @@ EXIT_CONTRADICTION = 4
 EXIT_TIMEOUT = 5
 EXIT_STALLED = 6
 """--logic-only: line logic stopped with cells unknown."""
+EXIT_INTERNAL = 70
+"""A grid the solver returned breaks a clue (a solver bug): nothing is printed or written.
+70 is EX_SOFTWARE in sysexits.h."""
 
 _EXIT = {
     "line-solvable": EXIT_SOLVED, "unique": EXIT_SOLVED, "solved": EXIT_SOLVED,
@@ -37,7 +44,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Prints the verdict (line-solvable, unique, multiple, contradiction, "
         "timeout; stalled with --logic-only) and the solution; two different solutions "
         "when there are several. Exit status: 0 solved (line-solvable or unique), "
-        "1 multiple, 2 bad input, 4 contradiction, 5 timeout, 6 stalled.",
+        "1 multiple, 2 bad input, 4 contradiction, 5 timeout, 6 stalled, "
+        "70 internal error (a solution that breaks a clue, never printed).",
     )
     solve.add_argument("file", metavar="FILE",
                        help="puzzle file (format from its extension or content) "
@@ -79,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
     )
     verdict = result.verdict.value
     solutions = result.solution_rows  # row lists: printing them needs no numpy
+    broken = _broken_clue(puzzle, solutions)
+    if broken is not None:
+        print(f"autoplayer solve: internal error: {broken}; not printed", file=sys.stderr)
+        return EXIT_INTERNAL
     cells = puzzle.width * puzzle.height
     unicode = not args.ascii
     lines = []
@@ -120,6 +132,31 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"autoplayer solve: no solution, {out} not written", file=sys.stderr)
     return _EXIT[verdict]
+
+
+def _broken_clue(puzzle: Puzzle, solutions: list[list[list[int]]]) -> str | None:
+    """The first way a returned grid breaks the puzzle, or None: the last line of defence
+    against a solver bug, so that a wrong grid is never printed or written as an answer.
+
+    Checked on the row lists with `line_clue` alone, not with anything the solver uses.
+    """
+    from autoplayer.games.nonogram.model import clue_text, line_clue
+
+    for number, grid in enumerate(solutions, 1):
+        if len(grid) != puzzle.height or any(len(row) != puzzle.width for row in grid):
+            return f"solution {number} is not {puzzle.width}x{puzzle.height}"
+        for r, row in enumerate(grid):
+            for c, cell in enumerate(row):
+                if cell not in (0, 1):
+                    return f"solution {number} leaves row {r + 1} column {c + 1} undecided"
+        columns = list(zip(*grid, strict=True))
+        lines = (("row", puzzle.rows, grid), ("column", puzzle.columns, columns))
+        for kind, clues, cells in lines:
+            for i, (clue, line) in enumerate(zip(clues, cells, strict=True), 1):
+                if clue is not None and (got := line_clue(line)) != clue:
+                    return (f"solution {number} breaks {kind} {i} (clue is {clue_text(clue)} "
+                            f"but the cells give {clue_text(got)})")
+    return None
 
 
 def _check_output(source: Path, out: Path) -> None:

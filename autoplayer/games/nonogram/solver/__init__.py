@@ -5,6 +5,16 @@ so `autoplayer solve` starts fast.
 """
 
 from autoplayer.games.nonogram.solver.line import line_solve, solve_masks
-from autoplayer.games.nonogram.solver.search import SolveResult, SolveStats, Verdict, solve
+from autoplayer.games.nonogram.solver.search import (
+    BACKENDS,
+    Backend,
+    SolveResult,
+    SolveStats,
+    Verdict,
+    solve,
+)
 
-__all__ = ["SolveResult", "SolveStats", "Verdict", "line_solve", "solve", "solve_masks"]
+__all__ = [
+    "BACKENDS", "Backend", "SolveResult", "SolveStats", "Verdict", "line_solve", "solve",
+    "solve_masks",
+]

@@ -81,8 +81,12 @@ def encode(
                     clauses.append(
                         [-var, *(v for q, v in following.items() if q > p + length)]
                     )
+        # Every filled cell lies in a block, known filled cells included: block_starts
+        # only says where each block may start on its own, so without this clause a
+        # choice of starts can leave a known cell uncovered, and the line then has a
+        # block more than its clue (issue 12).
         for k in range(n):
-            if not (f >> k) & 1:
+            if not (e >> k) & 1:  # a known empty cell is no start's (its unit clause is above)
                 clauses.append([-cell(k), *covering[k]])
     return clauses, top
 

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from autoplayer.games.nonogram.solver.line import masks_of
 from autoplayer.games.nonogram.solver.probe import probe
@@ -21,6 +21,19 @@ if TYPE_CHECKING:
 
 NODE_BUDGET = 4
 """Search nodes (each fully probed) before the SAT back end takes over."""
+
+Backend = Literal["auto", "probe", "search", "sat"]
+"""What `solve` runs once line logic stalls. "auto" is the pipeline; the others force
+one path each, so that tests (and anyone chasing a wrong answer) can check every
+path, not only the one a puzzle happens to take:
+
+- "auto": probe-guided search for NODE_BUDGET nodes, then SAT on the root
+  (search to the end when python-sat is missing);
+- "probe": probing only, no guess: UNIQUE when it decides every cell, else STALLED;
+- "search": probe-guided search to the end, never SAT;
+- "sat": SAT straight after line logic, no probing.
+"""
+BACKENDS: tuple[str, ...] = get_args(Backend)
 
 
 def _sat_back_end() -> Callable[..., tuple[list[Board], bool]] | None:
@@ -57,7 +70,7 @@ class Verdict(enum.Enum):
     TIMEOUT = "timeout"
     """The time budget ran out before a verdict."""
     STALLED = "stalled"
-    """Logic-only run: line logic stopped with cells still unknown."""
+    """Logic-only (or probe-only) run: logic stopped with cells still unknown."""
 
 
 @dataclass
@@ -207,15 +220,20 @@ def solve(
     max_solutions: int = 2,
     timeout: float | None = None,
     grid: np.ndarray | None = None,
+    backend: Backend = "auto",
 ) -> SolveResult:
     """Solves a puzzle whose clues may include None (a line with unknown clue).
 
     `grid` is a starting state whose known cells are taken as given. With
     `logic_only`, only line logic runs (verdict LINE_SOLVABLE, STALLED or
     CONTRADICTION). Search stops after `max_solutions` solutions (at least 1).
+    `backend` picks what runs after line logic (see `Backend`); every path
+    returns only grids that satisfy every clue.
     """
     if max_solutions < 1:
         raise ValueError("max_solutions must be at least 1")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
     start = time.monotonic()
     deadline = None if timeout is None else start + timeout
     height, width = len(puzzle.rows), len(puzzle.columns)
@@ -242,11 +260,20 @@ def solve(
             return result(Verdict.LINE_SOLVABLE, [board])
         if logic_only:
             return result(Verdict.STALLED)
+        if backend == "probe":
+            if probe(engine, board) is None:
+                return result(Verdict.CONTRADICTION)
+            if board.unknown:
+                return result(Verdict.STALLED)
+            return result(Verdict.UNIQUE, [board])  # probing only draws forced conclusions
+        sat = _sat_back_end() if backend in ("auto", "sat") else None
+        if backend == "sat" and sat is None:
+            raise RuntimeError("backend 'sat' needs python-sat, which is not installed")
         try:
-            sat = _sat_back_end()
-            budget = None if sat is None else NODE_BUDGET
+            budget = 0 if backend == "sat" else None if sat is None else NODE_BUDGET
             exhausted = _search(engine, board, max_solutions, solutions, budget)
         except _OverBudget:
+            assert sat is not None
             sat_used = True
             remaining = None if deadline is None else deadline - time.monotonic()
             more, exhausted = sat(
