@@ -145,6 +145,10 @@ class NonogramGame:
         from autoplayer.games.nonogram.solver import Verdict, solve
 
         region = (reading.grid.x, reading.grid.y, reading.grid.w, reading.grid.h)
+        if not any(n for clue in (*reading.puzzle.rows, *reading.puzzle.columns)
+                   for n in (clue or ())):
+            # Nothing to fill anywhere: not a puzzle the bot may call solved.
+            raise InputError("no nonogram here: every clue read is empty", region=region)
         try:
             validate(reading.puzzle)
         except InputError as err:

@@ -125,6 +125,7 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
     image = image[..., :3]
     grid = find_grid(image)
     layout = find_clues(image, grid)
+    refuse_if_not_a_nonogram(layout)
     has_digits = any(s.groups for s in (*layout.rows, *layout.columns))
     if has_digits and layout.digit_height < min_digit_height:
         board = grid.rect
@@ -183,6 +184,26 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
             except InputError:
                 continue
         raise first_error from None
+
+
+NOT_A_NONOGRAM = "no nonogram here"
+"""How every refusal of a picture that shows no nonogram begins."""
+
+
+def refuse_if_not_a_nonogram(layout: ClueLayout) -> None:
+    """Raise unless clue ink lines up with both the rows and the columns of the board.
+
+    A nonogram with any filled cell has clues in both directions; a grid without
+    them (a sudoku, a cage puzzle, a plain table) gives nothing to solve, and reading
+    it as a puzzle of empty clues would "solve" it without a single click.
+    """
+    board = layout.grid.rect
+    missing = [kind for kind, strips in (("rows", layout.rows), ("columns", layout.columns))
+               if not any(s.groups for s in strips)]
+    if missing:
+        raise InputError(f"{NOT_A_NONOGRAM}: no clue numbers line up with the board's "
+                         f"{' or '.join(missing)}",
+                         region=(board.x, board.y, board.w, board.h))
 
 
 def edge_lines(lines: Iterable[ClippedLine], where: str) -> str:
