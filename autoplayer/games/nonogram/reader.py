@@ -34,6 +34,7 @@ from autoplayer.vision.clues import ClueLayout, find_clues, gap_threshold
 from autoplayer.vision.grid import Grid, find_grid
 from autoplayer.vision.image import ascii_picture, luminance
 from autoplayer.vision.numbers import ClueNumber, read_lines
+from autoplayer.vision.sides import ClueSides, clue_sides
 from autoplayer.vision.templates import TemplateSet
 
 LOW_CONFIDENCE = 0.5
@@ -124,7 +125,9 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
         raise InputError(f"expected an RGB image, got an array of shape {image.shape}")
     image = image[..., :3]
     grid = find_grid(image)
-    layout = find_clues(image, grid)
+    sides = clue_sides(luminance(image), grid)
+    refuse_numbers_on_every_side(sides, grid)
+    layout = find_clues(image, grid, sides)
     refuse_if_not_a_nonogram(layout)
     has_digits = any(s.groups for s in (*layout.rows, *layout.columns))
     if has_digits and layout.digit_height < min_digit_height:
@@ -206,20 +209,33 @@ def refuse_if_not_a_nonogram(layout: ClueLayout) -> None:
                          region=(board.x, board.y, board.w, board.h))
 
 
-def edge_lines(lines: Iterable[ClippedLine], where: str) -> str:
-    """'clues of rows 1, 3 <where> the left edge of the picture' (and of columns, the top)."""
+def refuse_numbers_on_every_side(sides: ClueSides, grid: Grid) -> None:
+    """Numbers beside the rows on both sides and beside the columns on both: a puzzle
+    whose clues are seen from each edge of the grid, not a nonogram."""
+    if sides.both("row") and sides.both("column"):
+        board = grid.rect
+        raise InputError(f"{NOT_A_NONOGRAM}: numbers stand on all four sides of the grid "
+                         "(a nonogram has clues on one side of the rows and one of the columns)",
+                         region=(board.x, board.y, board.w, board.h))
+
+
+def edge_lines(lines: Iterable[ClippedLine], where: str,
+               sides: tuple[str, str] = ("left", "top")) -> str:
+    """'clues of rows 1, 3 <where> the left edge of the picture' (and of columns, the top;
+    `sides`: the edges beyond the row and the column clues)."""
     named = {kind: [c.index for c in lines if c.kind == kind] for kind in ("row", "column")}
+    left, top = sides
 
     def names(kind: str) -> str:
         found = named[kind]
         return f"{kind}{'s' if len(found) > 1 else ''} {', '.join(str(i + 1) for i in found)}"
 
     if named["row"] and named["column"]:
-        return (f"clues of {names('row')} {where} the left edge of the picture and of "
-                f"{names('column')} the top edge")
+        return (f"clues of {names('row')} {where} the {left} edge of the picture and of "
+                f"{names('column')} the {top} edge")
     if named["row"]:
-        return f"clues of {names('row')} {where} the left edge of the picture"
-    return f"clues of {names('column')} {where} the top edge of the picture"
+        return f"clues of {names('row')} {where} the {left} edge of the picture"
+    return f"clues of {names('column')} {where} the {top} edge of the picture"
 
 
 def _edge_error(layout: ClueLayout, lines: Iterable[ClippedLine], where: str,
@@ -228,7 +244,8 @@ def _edge_error(layout: ClueLayout, lines: Iterable[ClippedLine], where: str,
     lines = list(lines)
     first = next((c for c in lines if c.kind == "row"), lines[0])  # edge_lines names rows first
     box = (layout.rows if first.kind == "row" else layout.columns)[first.index].box
-    return InputError(f"{edge_lines(lines, where)}{why}, so nothing is guessed",
+    return InputError(f"{edge_lines(lines, where, (layout.row_side, layout.column_side))}{why}"
+                      ", so nothing is guessed",
                       region=(box.x, box.y, box.w, box.h))
 
 
@@ -245,20 +262,30 @@ def clipped_lines(layout: ClueLayout, rows: list[list[ClueNumber]],
     lo, hi = gap_threshold(layout)
     joined = (lo + hi) / 2
     out = []
+    w_img, h_img = layout.image_size
     for kind, lines, touching in (("row", rows, layout.clipped_rows),
                                   ("column", columns, layout.clipped_columns)):
-        def start(n: ClueNumber, kind: str = kind) -> int:
+        # Measured from the picture's edge beyond the clues: on a band right of (below)
+        # the board, that is the far edge and the line's last number is the outermost.
+        far = layout.row_side == "right" if kind == "row" else layout.column_side == "bottom"
+
+        def start(n: ClueNumber, kind: str = kind, far: bool = far) -> int:
+            if far:
+                return w_img - n.box.right if kind == "row" else h_img - n.box.bottom
             return n.box.x if kind == "row" else n.box.y
 
-        def end(n: ClueNumber, kind: str = kind) -> int:
+        def end(n: ClueNumber, kind: str = kind, far: bool = far) -> int:
+            if far:
+                return w_img - n.box.x if kind == "row" else h_img - n.box.y
             return n.box.right if kind == "row" else n.box.bottom
 
-        apart = [start(b) - end(a) for line in lines for a, b in itertools.pairwise(line)]
+        apart = [start(b) - end(a) if not far else start(a) - end(b)
+                 for line in lines for a, b in itertools.pairwise(line)]
         spacing = min(apart) if apart else 2 * joined
         for i, line in enumerate(lines):
             if not line:
                 continue
-            margin = start(line[0])
+            margin = start(line[-1] if far else line[0])
             cut = margin == 0 or (kind == "row" and margin <= joined)
             if cut or i in touching:
                 out.append(ClippedLine(kind, i, cut, 1))

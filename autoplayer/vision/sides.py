@@ -1,0 +1,88 @@
+"""Which sides of a located board hold its clues: ink lined up with the rows and columns.
+
+Games put row clues left or right of the board and column clues above or below
+it. The clue side is the one where, close to the board, nearly every row (column)
+has ink inside its own span: a number sits beside every line. Page text, a
+heading or a button lines up with a few lines at most. Ink beside the lines on
+both opposite sides is the mark of another kind of puzzle (numbers seen from
+each side of the grid), not of a nonogram.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from autoplayer.vision.grid import Grid
+
+REACH = 2.5
+"""How far from the board (cell pitches) the nearest clue number is looked for."""
+LINED_UP = 0.5
+"""Share of the lines that must have ink beside them for a side to hold clues."""
+MIN_STEP = 40.0
+"""Luminance steps (0..255) a stroke departs from its strip's ground by, at least."""
+
+
+@dataclass(frozen=True)
+class ClueSides:
+    row: str = "left"
+    """'left' or 'right': where the row clues are."""
+    column: str = "top"
+    """'top' or 'bottom': where the column clues are."""
+    scores: tuple[tuple[str, float], ...] = ()
+    """Share of the lines with ink beside them, by side."""
+
+    def score(self, side: str) -> float:
+        return dict(self.scores).get(side, 0.0)
+
+    def both(self, kind: str) -> bool:
+        """Numbers stand beside the lines on both opposite sides."""
+        a, b = ("left", "right") if kind == "row" else ("top", "bottom")
+        return self.score(a) >= LINED_UP and self.score(b) >= LINED_UP
+
+
+def clue_sides(lum: np.ndarray, grid: Grid) -> ClueSides:
+    """The side holding each direction's clues (left and top when neither shows any)."""
+    board = grid.rect
+    h_img, w_img = lum.shape
+    reach = max(4, int(REACH * grid.pitch))
+    margin = max(2, round(grid.pitch * 0.08))
+    scores = {
+        "left": _lined_up(lum, grid.ys, max(0, board.x - reach), board.x - margin, 0),
+        "right": _lined_up(lum, grid.ys, board.right + margin, min(w_img, board.right + reach), 0),
+        "top": _lined_up(lum, grid.xs, max(0, board.y - reach), board.y - margin, 1),
+        "bottom": _lined_up(lum, grid.xs, board.bottom + margin,
+                            min(h_img, board.bottom + reach), 1),
+    }
+    row = "right" if scores["right"] > scores["left"] and scores["right"] >= LINED_UP else "left"
+    column = ("bottom" if scores["bottom"] > scores["top"] and scores["bottom"] >= LINED_UP
+              else "top")
+    return ClueSides(row, column, tuple(scores.items()))
+
+
+def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: int,
+              axis: int) -> float:
+    """Share of the lines (`spans` along them) with ink in [lo, hi) across them.
+
+    axis 0: rows (spans are y-ranges, lo..hi an x-range); axis 1: columns.
+    Each line's strip is its cell span less a sixth at each end (clear of grid and
+    box lines); lines running the strip's whole span (box borders) are no ink.
+    """
+    if hi - lo < 3 or not spans:
+        return 0.0
+    hits = 0
+    for a, b in spans:
+        cut = max(1, (b - a) // 6)
+        a, b = a + cut, b - cut
+        if b - a < 3:
+            continue
+        strip = lum[a:b, lo:hi] if axis == 0 else lum[lo:hi, a:b].T
+        ground = np.median(strip)
+        step = max(MIN_STEP, 0.3 * float(np.abs(strip - ground).max()))
+        ink = np.abs(strip - ground) > step
+        # Columns of the strip inked over nearly its whole span are rules, not strokes.
+        ink[:, ink.mean(axis=0) >= 0.85] = False
+        if ink.sum() >= max(3, 0.3 * (b - a)):
+            hits += 1
+    return hits / len(spans)
