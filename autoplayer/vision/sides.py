@@ -66,23 +66,41 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
     """Share of the lines (`spans` along them) with ink in [lo, hi) across them.
 
     axis 0: rows (spans are y-ranges, lo..hi an x-range); axis 1: columns.
-    Each line's strip is its cell span less a sixth at each end (clear of grid and
-    box lines); lines running the strip's whole span (box borders) are no ink.
+    Each line's strip is its cell span less a sixth at each end, clear of the
+    grid lines. What also shows between the lines, where no clue number reaches,
+    is a rule running across the lines (a box border, a dashed frame), not ink.
     """
     if hi - lo < 3 or not spans:
         return 0.0
-    hits = 0
-    for a, b in spans:
+    region = lum[:, lo:hi] if axis == 0 else lum[lo:hi, :].T
+    strips, between = [], []
+    for k, (a, b) in enumerate(spans):
         cut = max(1, (b - a) // 6)
-        a, b = a + cut, b - cut
-        if b - a < 3:
-            continue
-        strip = lum[a:b, lo:hi] if axis == 0 else lum[lo:hi, a:b].T
-        ground = np.median(strip)
-        step = max(MIN_STEP, 0.3 * float(np.abs(strip - ground).max()))
-        ink = np.abs(strip - ground) > step
-        # Columns of the strip inked over nearly its whole span are rules, not strokes.
-        ink[:, ink.mean(axis=0) >= 0.85] = False
-        if ink.sum() >= max(3, 0.3 * (b - a)):
+        if b - a - 2 * cut >= 3:
+            strips.append(region[a + cut:b - cut])
+        if k:
+            between.append(region[spans[k - 1][1] - cut:a + cut])
+    if not strips:
+        return 0.0
+    rules = np.zeros(hi - lo, float)
+    for zone in between:
+        ink = _ink(zone)
+        ink[ink.mean(axis=1) >= 0.85] = False  # a line along the band: the grid line itself
+        rules += ink.any(axis=0)
+    ruled = rules >= 0.4 * max(1, len(between))
+    hits = 0
+    for strip in strips:
+        ink = _ink(strip)
+        ink[:, ruled] = False
+        ink[:, ink.mean(axis=0) >= 0.85] = False  # across the whole strip: a rule too
+        if ink.sum() >= max(3, 0.3 * strip.shape[0]):
             hits += 1
     return hits / len(spans)
+
+
+def _ink(part: np.ndarray) -> np.ndarray:
+    """What departs from the part's ground (its median) by a stroke's contrast."""
+    if part.size == 0:
+        return np.zeros(part.shape, bool)
+    diff = np.abs(part - np.median(part))
+    return diff > max(MIN_STEP, 0.3 * float(diff.max()))
