@@ -16,6 +16,7 @@ import numpy as np
 
 from autoplayer.errors import InputError
 from autoplayer.geometry import Rect
+from autoplayer.vision.image import luminance
 
 EDGE_STEP = 12
 """A colour step (0..255, any channel) that separates two patches; flat fills and gradients
@@ -238,8 +239,122 @@ def _lattice(sel: np.ndarray, size: float, image: np.ndarray, clue_boxes: bool =
     top = _leading_odd(image, cols, rows, "y")
     if len(cols) - left < MIN_SIDE or len(rows) - top < MIN_SIDE:
         return None
-    cols, rows = _extend_full_lines(image, cols[left:], rows[top:])
+    cols, rows = _extend_open_edges(image, cols[left:], rows[top:])
+    cols, rows = _extend_full_lines(image, cols, rows)
     return Grid(tuple(cols), tuple(rows))
+
+
+def _extend_open_edges(image: np.ndarray, cols: list[tuple[int, int]],
+                       rows: list[tuple[int, int]]
+                       ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Add the rows and columns of a board drawn without an outer frame.
+
+    Its outermost cells are closed by lines on three sides only and melt into
+    the page, so no cell patch shows there. One pitch beyond an edge that is no
+    thicker than an inner line, a line of cells is there when the inner grid
+    lines run on across it and its cells are flat (a clue band beside the board
+    holds a number in nearly every cell; the page holds no lines).
+    """
+    lum = luminance(image)
+    for _ in range(2):  # a frameless board gains at most one line per side
+        grown = False
+        for axis in ("y", "x"):
+            spans, across = (rows, cols) if axis == "y" else (cols, rows)
+            for end in (0, -1):
+                new = _open_line(lum, spans, across, axis, end)
+                if new is not None:
+                    spans.insert(0, new) if end == 0 else spans.append(new)
+                    grown = True
+        if not grown:
+            break
+    return cols, rows
+
+
+def _open_line(lum: np.ndarray, spans: list[tuple[int, int]], across: list[tuple[int, int]],
+               axis: str, end: int) -> tuple[int, int] | None:
+    """The span of a cell line beyond `spans[end]` (rows when axis is 'y'), or None."""
+    if len(spans) < 2 or len(across) < 2:
+        return None
+    limit = lum.shape[0] if axis == "y" else lum.shape[1]
+    pitch = round((spans[-1][0] - spans[0][0]) / (len(spans) - 1))
+    gaps = [spans[i][0] - spans[i - 1][1] for i in range(1, len(spans))]
+    usual = float(np.median(gaps))
+    a, b = spans[end]
+    new = (a - pitch, b - pitch) if end == 0 else (a + pitch, b + pitch)
+    if new[0] < 0 or new[1] > limit or new[1] - new[0] < MIN_CELL:
+        return None
+    view = lum if axis == "y" else lum.T  # rows of `view` run along the line sought
+    # The edge line between the board and the new line: no thicker than an inner one.
+    mids = np.array([(p + q) // 2 for p, q in across])
+    if end == 0:
+        cell, beyond = view[a, mids], view[new[0]:a, mids][::-1]
+    else:
+        cell, beyond = view[b - 1, mids], view[b:new[1], mids]
+    differs = np.abs(beyond - cell) > EDGE_STEP
+    thickness = np.where(differs.all(axis=0), len(differs), np.argmin(differs, axis=0))
+    if float(np.median(thickness)) > round(usual) + 1:
+        return None
+    # Inner lines across run through the new line's cells (its middle four fifths).
+    inset = max(1, (new[1] - new[0]) // 10)
+    part = view[new[0] + inset:new[1] - inset]
+    inner = [((across[i - 1][1] + across[i][0]) // 2, across[i - 1][1] - 2, across[i][0] + 1)
+             for i in range(1, len(across))]
+    on = np.array([x for x, _, _ in inner])
+    left = np.clip([p for _, p, _ in inner], 0, view.shape[1] - 1)
+    right = np.clip([q for _, _, q in inner], 0, view.shape[1] - 1)
+    line = part[:, on]
+    step = np.minimum(np.abs(line - part[:, left]), np.abs(line - part[:, right]))
+    if ((step > EDGE_STEP).mean(axis=0) >= 0.9).mean() < 0.8:
+        return None
+    # Its cells are flat: nothing drawn in them.
+    flat = 0
+    for p, q in across:
+        k = max(1, (q - p) // 5)
+        cell = part[:, p + k:q - k]
+        if cell.size and float(cell.max() - cell.min()) <= 2 * EDGE_STEP:
+            flat += 1
+    return new if flat >= 0.8 * len(across) else None
+
+
+def continues_past(image: np.ndarray, grid: Grid) -> str | None:
+    """The picture edge ('top', 'bottom', 'left', 'right') the board runs on past, if any.
+
+    Cells cut by the edge show as a strip of less than a cell beyond the last
+    line of cells in which the board's inner lines still run on, up to the edge
+    (or cells reaching the edge itself).
+    """
+    lum = luminance(image)
+    h_img, w_img = lum.shape
+    for side in ("bottom", "right", "top", "left"):
+        axis = "y" if side in ("top", "bottom") else "x"
+        spans, across = (grid.ys, grid.xs) if axis == "y" else (grid.xs, grid.ys)
+        limit = h_img if axis == "y" else w_img
+        view = lum if axis == "y" else lum.T
+        gaps = [spans[i][0] - spans[i - 1][1] for i in range(1, len(spans))]
+        usual = round(float(np.median(gaps))) if gaps else 1
+        pitch = (spans[-1][0] - spans[0][0]) / max(1, len(spans) - 1)
+        if side in ("bottom", "right"):
+            room = (spans[-1][1] + usual, limit)
+        else:
+            room = (0, spans[0][0] - usual)
+        if room[1] - room[0] <= 0:
+            if (spans[-1][1] >= limit) if side in ("bottom", "right") else spans[0][0] <= 0:
+                return side
+            continue
+        if room[1] - room[0] >= pitch - usual:
+            continue  # a whole cell would fit: the board ended before the edge
+        part = view[room[0]:room[1]]
+        inner = [((across[i - 1][1] + across[i][0]) // 2,
+                  (across[i - 1][0] + across[i - 1][1]) // 2) for i in range(1, len(across))]
+        on = np.array([x for x, _ in inner])
+        beside = np.array([c for _, c in inner])
+        step = np.abs(part[:, on] - part[:, beside])
+        # Near the board first: a scroll bar may lie between the cut cells and the edge.
+        rows_with_lines = (step > EDGE_STEP).mean(axis=1) >= 0.8
+        near = rows_with_lines if side in ("bottom", "right") else rows_with_lines[::-1]
+        if near.size and near[:max(1, near.size // 2)].all():
+            return side
+    return None
 
 
 def _extend_full_lines(image: np.ndarray, cols: list[tuple[int, int]],

@@ -31,7 +31,7 @@ from autoplayer.errors import InputError
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Puzzle, min_length
 from autoplayer.geometry import Rect
 from autoplayer.vision.clues import ClueLayout, find_clues, gap_threshold
-from autoplayer.vision.grid import Grid, find_grid
+from autoplayer.vision.grid import Grid, continues_past, find_grid
 from autoplayer.vision.image import ascii_picture, luminance
 from autoplayer.vision.numbers import ClueNumber, read_lines
 from autoplayer.vision.sides import ClueSides, clue_sides
@@ -125,6 +125,7 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
         raise InputError(f"expected an RGB image, got an array of shape {image.shape}")
     image = image[..., :3]
     grid = find_grid(image)
+    refuse_cut_board(image, grid)
     sides = clue_sides(luminance(image), grid)
     refuse_numbers_on_every_side(sides, grid)
     layout = find_clues(image, grid, sides)
@@ -207,6 +208,23 @@ def refuse_if_not_a_nonogram(layout: ClueLayout) -> None:
         raise InputError(f"{NOT_A_NONOGRAM}: no clue numbers line up with the board's "
                          f"{' or '.join(missing)}",
                          region=(board.x, board.y, board.w, board.h))
+
+
+def refuse_cut_board(image: np.ndarray, grid: Grid) -> None:
+    """A board running on past the picture's edge cannot be read whole: say which edge,
+    rather than read the lines that show against clues meant for more."""
+    side = continues_past(image, grid)
+    if side is None:
+        return
+    board = grid.rect
+    h_img, w_img = image.shape[:2]
+    region = {"bottom": (board.x, max(0, h_img - 1), board.w, 1),
+              "top": (board.x, 0, board.w, 1),
+              "right": (max(0, w_img - 1), board.y, 1, board.h),
+              "left": (0, board.y, 1, board.h)}[side]
+    bigger = "taller" if side in ("top", "bottom") else "wider"
+    raise InputError(f"the board continues past the window's {side} edge: make the window "
+                     f"{bigger} or zoom out", region=region)
 
 
 def refuse_numbers_on_every_side(sides: ClueSides, grid: Grid) -> None:
