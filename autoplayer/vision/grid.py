@@ -234,7 +234,11 @@ def _lattice(sel: np.ndarray, size: float, image: np.ndarray, clue_boxes: bool =
         return Grid(tuple(cols), tuple(rows))
     occupied = _occupancy(sel[inside], cols, rows)
     top, left = _clue_box_corner(occupied)
-    cols, rows = cols[left:], rows[top:]
+    bottom = right = 0
+    if not (top or left):
+        blank = _flat(image, cols, rows) & ~occupied
+        top, bottom, left, right = _clue_box_corners(~blank, blank)
+    cols, rows = cols[left:len(cols) - right], rows[top:len(rows) - bottom]
     left = _leading_odd(image, cols, rows, "x")
     top = _leading_odd(image, cols, rows, "y")
     if len(cols) - left < MIN_SIDE or len(rows) - top < MIN_SIDE:
@@ -458,6 +462,58 @@ def _occupancy(sel: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[in
     c = np.searchsorted((cx[1:] + cx[:-1]) / 2, x + w / 2)
     occ[r, c] = True
     return occ
+
+
+def _flat(image: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[int, int]]
+          ) -> np.ndarray:
+    """Which lattice positions (rows × columns) have a flat middle: nothing drawn there."""
+    lum = luminance(image)
+    side = min(min(b - a for a, b in cols), min(b - a for a, b in rows))
+    inset = max(1, side // 5)
+    k = max(1, side - 2 * inset)
+    ys = np.array([a + inset for a, _ in rows])[:, None] + np.arange(k)
+    xs = np.array([a + inset for a, _ in cols])[:, None] + np.arange(k)
+    ys, xs = np.clip(ys, 0, lum.shape[0] - 1), np.clip(xs, 0, lum.shape[1] - 1)
+    patches = lum[ys[:, None, :, None], xs[None, :, None, :]]
+    return (patches.max(axis=(2, 3)) - patches.min(axis=(2, 3))) <= EDGE_STEP
+
+
+def _clue_box_corners(boxed: np.ndarray, blank: np.ndarray) -> tuple[int, int, int, int]:
+    """Lines of clue boxes to drop at the (top, bottom, left, right) of the lattice.
+
+    Clue boxes drawn like grid cells extend the lattice on the clue sides, leaving
+    the corner between the two bands `blank` (nothing drawn: no box, no mark),
+    while every other position is `boxed` (a cell, or a box holding a digit). The
+    corner may lie at any of the lattice's four corners; the board lies across
+    from it. Its own far edges may be open (no frame), so they are not counted.
+    """
+    for flip_rows, flip_cols in ((False, False), (False, True), (True, False), (True, True)):
+        rs = slice(None, None, -1 if flip_rows else 1)
+        cs = slice(None, None, -1 if flip_cols else 1)
+        top, left = _blank_corner(boxed[rs, cs], blank[rs, cs])
+        if top or left:
+            return (0, top, 0, left) if flip_rows and flip_cols else (
+                (0, top, left, 0) if flip_rows else (top, 0, 0, left) if flip_cols
+                else (top, 0, left, 0))
+    return 0, 0, 0, 0
+
+
+def _blank_corner(boxed: np.ndarray, blank: np.ndarray) -> tuple[int, int]:
+    """(rows, columns) of a blank block at the top left with boxes right of and below it
+    and the board across from it (see `_clue_box_corners`); (0, 0) when there is none."""
+    first_in_row0 = np.flatnonzero(boxed[0])
+    first_in_col0 = np.flatnonzero(boxed[:, 0])
+    if first_in_row0.size == 0 or first_in_col0.size == 0:
+        return 0, 0
+    left, top = int(first_in_row0[0]), int(first_in_col0[0])
+    if left < 1 or top < 1 or not blank[:top, :left].all():
+        return 0, 0
+    board = boxed[top:-1, left:-1] if boxed.shape[0] - top > 1 and boxed.shape[1] - left > 1 \
+        else boxed[top:, left:]
+    if board.size == 0 or board.mean() < 0.9 or not boxed[top:, :left].all() \
+            or not boxed[:top, left:].all():
+        return 0, 0
+    return top, left
 
 
 def _clue_box_corner(occupied: np.ndarray) -> tuple[int, int]:

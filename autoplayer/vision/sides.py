@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from autoplayer.vision.grid import Grid
@@ -67,8 +68,9 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
 
     axis 0: rows (spans are y-ranges, lo..hi an x-range); axis 1: columns.
     Each line's strip is its cell span less a sixth at each end, clear of the
-    grid lines. What also shows between the lines, where no clue number reaches,
-    is a rule running across the lines (a box border, a dashed frame), not ink.
+    grid lines. Ink that runs on across the gap between two lines, where clue
+    numbers stop short, is a rule (a box border), and so is a thin line in the same
+    place across most strips with nothing beside it (a dashed frame).
     """
     if hi - lo < 3 or not spans:
         return 0.0
@@ -78,29 +80,40 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
         cut = max(1, (b - a) // 6)
         if b - a - 2 * cut >= 3:
             strips.append(region[a + cut:b - cut])
-        if k:
-            between.append(region[spans[k - 1][1] - cut:a + cut])
+        if k and spans[k - 1][1] >= 1:
+            # The gap between two lines with one row beyond it on each side.
+            between.append(region[spans[k - 1][1] - 1:a + 1])
     if not strips:
         return 0.0
+    pitch = int(np.median([b - a for a, b in spans])) + 1
     rules = np.zeros(hi - lo, float)
     for zone in between:
-        ink = _ink(zone)
-        ink[ink.mean(axis=1) >= 0.85] = False  # a line along the band: the grid line itself
-        rules += ink.any(axis=0)
-    ruled = rules >= 0.4 * max(1, len(between))
+        # A rule crosses the gap between two lines; a number stops short of it.
+        ink = _ink(zone, pitch)
+        rules += ink[0] & ink[-1]
+    inks = [_ink(strip, pitch) for strip in strips]
+    # A thin line at one place in every strip, nothing beside it: a rule broken up (dashed).
+    cover = np.mean([ink.mean(axis=0) for ink in inks], axis=0)
+    padded = np.pad(cover, 4)
+    beside = np.maximum(padded[1:-7], padded[2:-6])  # 3 and 2 columns before
+    beside = np.maximum(beside, np.maximum(padded[6:-2], padded[7:-1]))  # 2 and 3 after
+    ruled = (rules >= 0.25 * max(1, len(between))) | ((cover >= 0.3) & (beside < 0.05))
     hits = 0
-    for strip in strips:
-        ink = _ink(strip)
+    for ink in inks:
         ink[:, ruled] = False
-        ink[:, ink.mean(axis=0) >= 0.85] = False  # across the whole strip: a rule too
-        if ink.sum() >= max(3, 0.3 * strip.shape[0]):
+        if ink.sum() >= max(3, 0.3 * ink.shape[0]):
             hits += 1
     return hits / len(spans)
 
 
-def _ink(part: np.ndarray) -> np.ndarray:
-    """What departs from the part's ground (its median) by a stroke's contrast."""
+def _ink(part: np.ndarray, pitch: int) -> np.ndarray:
+    """What departs from the part's ground (its median) by a stroke's contrast, less runs
+    along the band longer than `pitch` (a grid line, the seam or edge of a band; 0: kept)."""
     if part.size == 0:
         return np.zeros(part.shape, bool)
     diff = np.abs(part - np.median(part))
-    return diff > max(MIN_STEP, 0.3 * float(diff.max()))
+    ink = (diff > max(MIN_STEP, 0.3 * float(diff.max()))).astype(np.uint8)
+    if pitch and ink.shape[1] > pitch:
+        long = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, pitch), np.uint8))
+        ink &= 1 - long
+    return ink.astype(bool)
