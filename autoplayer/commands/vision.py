@@ -135,8 +135,9 @@ def write_overlay(path: str, image, reading, low: float) -> None:
             if s in (FILLED, EMPTY):
                 marks.append((rect, "#" if s == FILLED else "x"))
     numbers = [(n.value, n.confidence, n.box) for _, _, n in reading.numbers()]
+    ignored = reading.layout.ignored if reading.layout is not None else ()
     save_png(path, draw_overlay(image, reading.board, reading.cells, numbers, low=low,
-                                cell_marks=marks))
+                                cell_marks=marks, ignored=ignored))
 
 
 def run_calibrate(args: argparse.Namespace) -> int:

@@ -108,6 +108,9 @@ class ClueLayout:
     """Where the column clues are: 'top' or 'bottom'."""
     image_size: tuple[int, int] = (0, 0)
     """(width, height) of the picture read, for distances to its far edges."""
+    ignored: tuple[Rect, ...] = ()
+    """Parts of the clue bands left out: ink not lined up with the board's lines (page
+    text beyond the clues), for the overlay to show."""
 
 
 def _boundaries(spans: tuple[tuple[int, int], ...], lo: int, hi: int) -> list[tuple[int, int]]:
@@ -176,6 +179,21 @@ def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) ->
     peak = max(peaks) if peaks else 0.0
     band_threshold = max(BAND_CONTRAST * peak, 8.0)
 
+    ignored: list[Rect] = []
+    if col_strength is not None and col_strength.size:
+        col_cut, foreign = _unaligned(col_strength > band_threshold, grid.xs, board.x, pitch)
+        if col_cut:
+            col_strength = np.where(foreign, 0, col_strength).astype(col_strength.dtype)
+            far = column_side == "bottom"
+            ignored.append(Rect(board.x, board.bottom + col_band.shape[0] - col_cut if far else 0,
+                                board.w, col_cut))
+    if row_strength is not None and row_strength.size:
+        row_cut, foreign = _unaligned((row_strength > band_threshold).T, grid.ys, board.y, pitch)
+        if row_cut:
+            row_strength = np.where(foreign.T, 0, row_strength).astype(row_strength.dtype)
+            far = row_side == "right"
+            ignored.append(Rect(board.right + row_band.shape[1] - row_cut if far else 0,
+                                board.y, row_cut, board.h))
     col_depth = row_depth = 0
     if col_strength is not None and col_strength.size:
         col_depth = _extent((col_strength > band_threshold).any(axis=1)[::-1], pitch)
@@ -251,7 +269,44 @@ def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) ->
         paper_level = float(np.median(near))
     return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped),
                       tuple(clipped_columns), ink_level, paper_level, digit_width,
-                      row_side, column_side, (w_img, h_img))
+                      row_side, column_side, (w_img, h_img), tuple(ignored))
+
+
+def _unaligned(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: int,
+               pitch: float) -> tuple[int, np.ndarray]:
+    """How deep (from the band's far side, index 0) ink lies that does not line up with
+    the lines: page text (a heading, a status line) whose glyphs cross the boundaries
+    between lines, where no clue number reaches. 0 when there is none.
+
+    `ink` is a column band as `_band` turns it (the board below its last row; a row
+    band is passed transposed), `spans` the lines along it beginning at `start`.
+    Everything from the far side down to the text's baseline (the median bottom of
+    its crossing glyphs) goes, and with it any glyph reaching across that line (the
+    tail of a "g" hanging down between the clue numbers). Returns that depth and
+    the pixels that go.
+    """
+    none = (0, np.zeros(ink.shape, bool))
+    if ink.size == 0 or len(spans) < 2:
+        return none
+    bounds = [(spans[i - 1][1] + spans[i][0]) // 2 - start for i in range(1, len(spans))]
+    bounds = [b for b in bounds if 0 <= b < ink.shape[1]]
+    if not bounds or not ink[:, bounds].any():
+        return none
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    crossing = np.unique(labels[:, bounds])
+    crossing = [int(i) for i in crossing
+                if i and stats[i, cv2.CC_STAT_HEIGHT] < 2 * pitch
+                and stats[i, cv2.CC_STAT_WIDTH] < 4 * pitch]
+    if len(crossing) < 2:
+        return none
+    bottoms = [stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] for i in crossing]
+    line = int(np.median(bottoms))
+    tops = stats[:, cv2.CC_STAT_TOP]
+    heights = stats[:, cv2.CC_STAT_HEIGHT]
+    hanging = np.flatnonzero((tops < line) & (tops + heights > line) & (heights < 2 * pitch))
+    foreign = np.isin(labels, hanging[hanging > 0])
+    foreign[:line] = True
+    return line, foreign
 
 
 def _turned_back(strip: Strip, start: int, size: int) -> Strip:

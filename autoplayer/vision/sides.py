@@ -50,11 +50,12 @@ def clue_sides(lum: np.ndarray, grid: Grid) -> ClueSides:
     reach = max(4, int(REACH * grid.pitch))
     margin = max(2, round(grid.pitch * 0.08))
     scores = {
-        "left": _lined_up(lum, grid.ys, max(0, board.x - reach), board.x - margin, 0),
-        "right": _lined_up(lum, grid.ys, board.right + margin, min(w_img, board.right + reach), 0),
-        "top": _lined_up(lum, grid.xs, max(0, board.y - reach), board.y - margin, 1),
+        "left": _lined_up(lum, grid.ys, max(0, board.x - reach), board.x - margin, 0, True),
+        "right": _lined_up(lum, grid.ys, board.right + margin, min(w_img, board.right + reach),
+                           0, False),
+        "top": _lined_up(lum, grid.xs, max(0, board.y - reach), board.y - margin, 1, True),
         "bottom": _lined_up(lum, grid.xs, board.bottom + margin,
-                            min(h_img, board.bottom + reach), 1),
+                            min(h_img, board.bottom + reach), 1, False),
     }
     row = "right" if scores["right"] > scores["left"] and scores["right"] >= LINED_UP else "left"
     column = ("bottom" if scores["bottom"] > scores["top"] and scores["bottom"] >= LINED_UP
@@ -63,14 +64,16 @@ def clue_sides(lum: np.ndarray, grid: Grid) -> ClueSides:
 
 
 def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: int,
-              axis: int) -> float:
+              axis: int, board_at_hi: bool) -> float:
     """Share of the lines (`spans` along them) with ink in [lo, hi) across them.
 
     axis 0: rows (spans are y-ranges, lo..hi an x-range); axis 1: columns.
     Each line's strip is its cell span less a sixth at each end, clear of the
     grid lines. Ink that runs on across the gap between two lines, where clue
     numbers stop short, is a rule (a box border), and so is a thin line in the same
-    place across most strips with nothing beside it (a dashed frame).
+    place across most strips with nothing beside it (a dashed frame). Ink crossing
+    some of the gaps themselves is page text running across the lines: from the
+    nearest such text outwards nothing counts.
     """
     if hi - lo < 3 or not spans:
         return 0.0
@@ -92,6 +95,17 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
         ink = _ink(zone, pitch)
         rules += ink[0] & ink[-1]
     inks = [_ink(strip, pitch) for strip in strips]
+    cross = np.zeros(hi - lo, float)
+    for k in range(1, len(spans)):
+        # Through the line itself and a row on either side: a drop shadow reaching the
+        # line is no text running across it.
+        mid = (spans[k - 1][1] + spans[k][0]) // 2
+        cross += _ink(region[mid - 1:mid + 2], pitch).sum(axis=0) >= 2
+    text = np.flatnonzero((cross >= max(2.0, 0.1 * len(spans))) & (cross < 0.8 * len(spans)))
+    if text.size:
+        beyond = slice(None, text.max() + 1) if board_at_hi else slice(text.min(), None)
+        for ink in inks:
+            ink[:, beyond] = False
     # A thin line at one place in every strip, nothing beside it: a rule broken up (dashed).
     cover = np.mean([ink.mean(axis=0) for ink in inks], axis=0)
     padded = np.pad(cover, 4)

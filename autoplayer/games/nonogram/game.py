@@ -214,8 +214,9 @@ class NonogramGame:
         numbers: list[tuple[int | str, float, Rect]] = [
             ("?", 0.0, n.box) if (kind, i) in cut and n is raw.row_or_column(kind, i)[0]
             else (n.value, n.confidence, n.box) for kind, i, n in raw.numbers()]
+        ignored = raw.layout.ignored if getattr(raw, "layout", None) is not None else ()
         return draw_overlay(frame.pixels, raw.board, raw.cells, numbers, low=LOW_CONFIDENCE,
-                            cell_marks=marks)
+                            cell_marks=marks, ignored=ignored)
 
 
 def reader_reading(result: Any) -> Reading:
