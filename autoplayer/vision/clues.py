@@ -188,7 +188,8 @@ def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) ->
             ignored.append(Rect(board.x, board.bottom + col_band.shape[0] - col_cut if far else 0,
                                 board.w, col_cut))
     if row_strength is not None and row_strength.size:
-        row_cut, foreign = _unaligned((row_strength > band_threshold).T, grid.ys, board.y, pitch)
+        row_cut, foreign = _unaligned((row_strength > band_threshold).T, grid.ys, board.y, pitch,
+                                      well_across=True)
         if row_cut:
             row_strength = np.where(foreign.T, 0, row_strength).astype(row_strength.dtype)
             far = row_side == "right"
@@ -273,7 +274,7 @@ def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) ->
 
 
 def _unaligned(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: int,
-               pitch: float) -> tuple[int, np.ndarray]:
+               pitch: float, well_across: bool = False) -> tuple[int, np.ndarray]:
     """How deep (from the band's far side, index 0) ink lies that does not line up with
     the lines: page text (a heading, a status line) whose glyphs cross the boundaries
     between lines, where no clue number reaches. 0 when there is none.
@@ -283,7 +284,8 @@ def _unaligned(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: int,
     Everything from the far side down to the text's baseline (the median bottom of
     its crossing glyphs) goes, and with it any glyph reaching across that line (the
     tail of a "g" hanging down between the clue numbers). Returns that depth and
-    the pixels that go.
+    the pixels that go. `well_across`: only glyphs reaching well over a boundary count
+    (row bands, whose tall digits' drop shadows may just reach the next row).
     """
     none = (0, np.zeros(ink.shape, bool))
     if ink.size == 0 or len(spans) < 2:
@@ -294,17 +296,37 @@ def _unaligned(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: int,
         return none
     _, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     crossing = np.unique(labels[:, bounds])
-    crossing = [int(i) for i in crossing
-                if i and stats[i, cv2.CC_STAT_HEIGHT] < 2 * pitch
-                and stats[i, cv2.CC_STAT_WIDTH] < 4 * pitch]
-    if len(crossing) < 2:
+    x0, y0 = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    x1, y1 = x0 + stats[:, cv2.CC_STAT_WIDTH], y0 + stats[:, cv2.CC_STAT_HEIGHT]
+
+    def holds_another(i: int) -> bool:  # a box drawn round a clue number, not a glyph
+        inside = (x0 > x0[i]) & (x1 < x1[i]) & (y0 > y0[i]) & (y1 < y1[i])
+        inside[0] = False
+        return bool(inside.any())
+
+    w, h = x1 - x0, y1 - y0
+    edges = np.array(bounds)
+
+    def across(i: int) -> bool:  # well across a boundary, not a shadow or tail just over it
+        reach = np.minimum(edges - x0[i], x1[i] - edges)
+        return bool((reach >= max(2.0, 0.2 * w[i])).any())
+
+    # Glyph-shaped: not a piece of a rule (thin across), not a speck, not a box.
+    glyphs = [int(i) for i in crossing
+              if i and 3 <= w[i] < 4 * pitch and max(4.0, 0.25 * pitch) <= h[i] < 2 * pitch
+              and stats[i, cv2.CC_STAT_AREA] >= 8
+              and w[i] >= 0.2 * h[i] and not holds_another(int(i))
+              and (not well_across or across(int(i)))]
+    if len(glyphs) < 2:
         return none
-    bottoms = [stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] for i in crossing]
-    line = int(np.median(bottoms))
-    tops = stats[:, cv2.CC_STAT_TOP]
-    heights = stats[:, cv2.CC_STAT_HEIGHT]
-    hanging = np.flatnonzero((tops < line) & (tops + heights > line) & (heights < 2 * pitch))
-    foreign = np.isin(labels, hanging[hanging > 0])
+    line = int(np.median(y1[glyphs]))
+    text = float(np.median(h[glyphs]))
+    # Hanging below the baseline: glyphs reaching across it, and small marks of the text
+    # line crossing a boundary just under it (an underscore, the end of a descender).
+    hanging = np.flatnonzero((y0 < line) & (y1 > line) & (h < 2 * pitch))
+    marks = np.array([i for i in crossing if i and y0[i] < line + text and h[i] < 0.5 * text],
+                     int)
+    foreign = np.isin(labels, np.concatenate([hanging[hanging > 0], marks]))
     foreign[:line] = True
     return line, foreign
 
