@@ -15,8 +15,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from desktop import needs_chromium, needs_xvfb, page_window, run_autoplayer, settled_window, \
-    tatham_game
+from desktop import (
+    needs_chromium,
+    needs_xvfb,
+    page_window,
+    run_autoplayer,
+    settled_window,
+    tatham_game,
+)
 
 from autoplayer.commands.vision import save_png
 
