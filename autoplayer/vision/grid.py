@@ -239,6 +239,8 @@ def _lattice(sel: np.ndarray, size: float, image: np.ndarray, clue_boxes: bool =
         blank = _flat(image, cols, rows) & ~occupied
         top, bottom, left, right = _clue_box_corners(~blank, blank)
     cols, rows = cols[left:len(cols) - right], rows[top:len(rows) - bottom]
+    if not (top or left or bottom or right):
+        cols, rows = _drop_clue_lines(image, cols, rows)
     left = _leading_odd(image, cols, rows, "x")
     top = _leading_odd(image, cols, rows, "y")
     if len(cols) - left < MIN_SIDE or len(rows) - top < MIN_SIDE:
@@ -476,6 +478,74 @@ def _flat(image: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[int, 
     ys, xs = np.clip(ys, 0, lum.shape[0] - 1), np.clip(xs, 0, lum.shape[1] - 1)
     patches = lum[ys[:, None, :, None], xs[None, :, None, :]]
     return (patches.max(axis=(2, 3)) - patches.min(axis=(2, 3))) <= EDGE_STEP
+
+
+CLUE_LINE = 0.6
+"""Share of its boxes holding something for a line at the lattice's edge to be clue boxes."""
+
+
+def _drop_clue_lines(image: np.ndarray, cols: list[tuple[int, int]],
+                     rows: list[tuple[int, int]]
+                     ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Drop clue boxes drawn like grid cells beside a board, told apart by what they hold.
+
+    With no blank corner to go by (the other band's clues stand free), the boxes
+    of one band join the board's lattice. Every line's clue has a number next to
+    the board, so the box line there holds something in nearly every box, and so
+    may the lines beyond it, while a fresh board's cells hold nothing. Marks on a
+    board in play are all one shape; numbers are not.
+    """
+    if len(cols) < 2 * MIN_SIDE and len(rows) < 2 * MIN_SIDE:
+        return cols, rows
+    lum = luminance(image)
+    held = ~_flat(image, cols, rows)
+    for axis in ("x", "y"):
+        spans = cols if axis == "x" else rows
+        share = held.mean(axis=0) if axis == "x" else held.mean(axis=1)
+        dense = np.flatnonzero(share >= CLUE_LINE)
+        if dense.size == 0:
+            continue
+        n = len(spans)
+        first, last = int(dense.min()), int(dense.max())
+        # The dense line nearest the board; every line beyond it to the edge holds some.
+        cut = None
+        some, sparse = share > 0, share < CLUE_LINE
+        if last < n - MIN_SIDE and some[:last + 1].all() and sparse[last + 1:].all():
+            cut = ("lead", last + 1)
+        elif first >= MIN_SIDE and some[first:].all() and sparse[:first].all():
+            cut = ("trail", first)
+        if cut is None:
+            continue
+        line = last if cut[0] == "lead" else first
+        cells = [_cell(lum, cols[line], r) if axis == "x" else _cell(lum, c, rows[line])
+                 for r, c in zip(rows if axis == "x" else [rows[line]] * len(cols),
+                                 [cols[line]] * len(rows) if axis == "x" else cols, strict=True)]
+        holding = [c for c, h in zip(cells, held[:, line] if axis == "x" else held[line],
+                                     strict=True) if h]
+        if _one_shape(holding):
+            continue
+        if axis == "x":
+            cols = cols[cut[1]:] if cut[0] == "lead" else cols[:cut[1]]
+            held = held[:, cut[1]:] if cut[0] == "lead" else held[:, :cut[1]]
+        else:
+            rows = rows[cut[1]:] if cut[0] == "lead" else rows[:cut[1]]
+            held = held[cut[1]:] if cut[0] == "lead" else held[:cut[1]]
+    return cols, rows
+
+
+def _cell(lum: np.ndarray, xs: tuple[int, int], ys: tuple[int, int]) -> np.ndarray:
+    return lum[ys[0]:ys[1], xs[0]:xs[1]]
+
+
+def _one_shape(cells: list[np.ndarray]) -> bool:
+    """Whether most of these cell pictures show the same thing (a mark, not numbers)."""
+    if len(cells) < 2:
+        return True
+    h = min(c.shape[0] for c in cells)
+    w = min(c.shape[1] for c in cells)
+    shapes = [c[:h, :w] < (float(c.max()) + float(c.min())) / 2 for c in cells]
+    same = sum(float((s == shapes[0]).mean()) >= 0.95 for s in shapes[1:])
+    return same >= 0.7 * (len(shapes) - 1)
 
 
 def _clue_box_corners(boxed: np.ndarray, blank: np.ndarray) -> tuple[int, int, int, int]:
