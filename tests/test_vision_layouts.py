@@ -150,3 +150,23 @@ def test_random_layouts_read_exactly_or_refuse(server, draw):
         return
     assert (reading.puzzle.rows, reading.puzzle.columns) == (puzzle.rows, puzzle.columns), \
         f"{where}: a wrong reading validated"
+
+
+def test_one_box_wide_row_clues_boxed_like_grid_cells(server):
+    """Every row's clue is one number, in one box drawn like a grid cell: the box column
+    beside the 5x5 board is not a sixth board column."""
+    from autoplayer.games.nonogram.model import puzzle_from_grid
+    from autoplayer.webgame.browser import headless_screenshot
+
+    grid = np.array([[0, 1, 1, 1, 0], [1, 1, 1, 1, 1], [0, 0, 1, 1, 0], [1, 1, 1, 1, 0],
+                     [0, 0, 0, 1, 0]], np.int8)
+    puzzle = puzzle_from_grid(grid)
+    assert all(len(clue) == 1 for clue in puzzle.rows)
+    for rows in ("left", "right"):
+        session = f"one-box-{rows}"
+        image = headless_screenshot(server.url(puzzle=puzzle, cell=28, session=session,
+                                               skin="sans", clue_cells="grid", rows=rows),
+                                    800, 600)
+        reading = read_nonogram(image)
+        assert (reading.grid.width, reading.grid.height) == (5, 5), rows
+        assert (reading.puzzle.rows, reading.puzzle.columns) == (puzzle.rows, puzzle.columns)
