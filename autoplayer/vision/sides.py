@@ -75,59 +75,52 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
     some of the gaps themselves is page text running across the lines: from the
     nearest such text outwards nothing counts.
     """
-    if hi - lo < 3 or not spans:
+    if hi - lo < 3 or len(spans) < 2:
         return 0.0
     region = lum[:, lo:hi] if axis == 0 else lum[lo:hi, :].T
-    strips, between = [], []
-    for k, (a, b) in enumerate(spans):
-        cut = max(1, (b - a) // 6)
-        if b - a - 2 * cut >= 3:
-            strips.append(region[a + cut:b - cut])
-        if k and spans[k - 1][1] >= 1:
-            # The gap between two lines with one row beyond it on each side.
-            between.append(region[spans[k - 1][1] - 1:a + 1])
-    if not strips:
+    cuts = [max(1, (b - a) // 6) for a, b in spans]
+    height = min(b - a - 2 * c for (a, b), c in zip(spans, cuts, strict=True))
+    if height < 3:
         return 0.0
     pitch = int(np.median([b - a for a, b in spans])) + 1
-    rules = np.zeros(hi - lo, float)
-    for zone in between:
-        # A rule crosses the gap between two lines; a number stops short of it.
-        ink = _ink(zone, pitch)
-        rules += ink[0] & ink[-1]
-    inks = [_ink(strip, pitch) for strip in strips]
-    cross = np.zeros(hi - lo, float)
-    for k in range(1, len(spans)):
-        # Through the line itself and a row on either side: a drop shadow reaching the
-        # line is no text running across it.
-        mid = (spans[k - 1][1] + spans[k][0]) // 2
-        cross += _ink(region[mid - 1:mid + 2], pitch).sum(axis=0) >= 2
+    inks = _stacked_ink(region, np.array([a + c for (a, _), c in zip(spans, cuts, strict=True)]
+                                         )[:, None] + np.arange(height), pitch)
+    ends = np.array([spans[k - 1][1] for k in range(1, len(spans))])
+    starts = np.array([spans[k][0] for k in range(1, len(spans))])
+    mids = (ends + starts) // 2
+    # A rule crosses the gap between two lines (ink on the rows just before and after
+    # it); a number stops short of it.
+    around = _stacked_ink(region, np.stack([ends - 1, mids, starts], axis=1), pitch)
+    rules = (around[:, 0] & around[:, -1]).sum(axis=0)
+    # Through the line itself and a row on either side: a drop shadow reaching the
+    # line is no text running across it.
+    through = _stacked_ink(region, np.stack([mids - 1, mids, mids + 1], axis=1), pitch)
+    cross = (through.sum(axis=1) >= 2).sum(axis=0)
     text = np.flatnonzero((cross >= max(2.0, 0.1 * len(spans))) & (cross < 0.8 * len(spans)))
     if text.size:
         beyond = slice(None, text.max() + 1) if board_at_hi else slice(text.min(), None)
-        for ink in inks:
-            ink[:, beyond] = False
+        inks[:, :, beyond] = False
     # A thin line at one place in every strip, nothing beside it: a rule broken up (dashed).
-    cover = np.mean([ink.mean(axis=0) for ink in inks], axis=0)
+    cover = inks.mean(axis=(0, 1))
     padded = np.pad(cover, 4)
     beside = np.maximum(padded[1:-7], padded[2:-6])  # 3 and 2 columns before
     beside = np.maximum(beside, np.maximum(padded[6:-2], padded[7:-1]))  # 2 and 3 after
-    ruled = (rules >= 0.25 * max(1, len(between))) | ((cover >= 0.3) & (beside < 0.05))
-    hits = 0
-    for ink in inks:
-        ink[:, ruled] = False
-        if ink.sum() >= max(3, 0.3 * ink.shape[0]):
-            hits += 1
-    return hits / len(spans)
+    ruled = (rules >= 0.25 * len(ends)) | ((cover >= 0.3) & (beside < 0.05))
+    inks[:, :, ruled] = False
+    hits = inks.sum(axis=(1, 2)) >= max(3, 0.3 * height)
+    return float(hits.sum()) / len(spans)
 
 
-def _ink(part: np.ndarray, pitch: int) -> np.ndarray:
-    """What departs from the part's ground (its median) by a stroke's contrast, less runs
-    along the band longer than `pitch` (a grid line, the seam or edge of a band; 0: kept)."""
-    if part.size == 0:
-        return np.zeros(part.shape, bool)
-    diff = np.abs(part - np.median(part))
-    ink = (diff > max(MIN_STEP, 0.3 * float(diff.max()))).astype(np.uint8)
-    if pitch and ink.shape[1] > pitch:
-        long = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, pitch), np.uint8))
-        ink &= 1 - long
-    return ink.astype(bool)
+def _stacked_ink(region: np.ndarray, rows: np.ndarray, pitch: int) -> np.ndarray:
+    """For each row of `rows` (indices into `region`, one part per row): what departs
+    from that part's ground (its median) by a stroke's contrast, less runs along the
+    band longer than `pitch` (a grid line, the seam or edge of a band). (n, h, width)."""
+    parts = region[rows]
+    n, h, w = parts.shape
+    ground = np.median(parts.reshape(n, -1), axis=1)
+    diff = np.abs(parts - ground[:, None, None])
+    step = np.maximum(MIN_STEP, 0.3 * diff.max(axis=(1, 2)))
+    ink = (diff > step[:, None, None]).astype(np.uint8).reshape(n * h, w)
+    if w > pitch:
+        ink &= 1 - cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, pitch), np.uint8))
+    return ink.reshape(n, h, w).astype(bool)
