@@ -188,6 +188,7 @@ def find_grid(image: np.ndarray, *, tiles: bool = False) -> Grid:
     """
     h_img, w_img = image.shape[:2]
     boxes = _square_patches(image, content=tiles)
+    lum: np.ndarray | None = None  # made once, when a lattice is first tried
     side = MIN_TILE_SIDE if tiles else MIN_SIDE
     least = side * side - (1 if tiles else 0)
     if len(boxes) < least:
@@ -205,7 +206,9 @@ def find_grid(image: np.ndarray, *, tiles: bool = False) -> Grid:
         if len(sel) < least:
             break  # every later size is rarer still
         tried.append(int(size))
-        grid = _lattice(sel, float(size), image, clue_boxes=not tiles, min_side=side)
+        if lum is None:
+            lum = luminance(image)
+        grid = _lattice(sel, float(size), image, lum, clue_boxes=not tiles, min_side=side)
         if grid is None:
             continue
         score = grid.width * grid.height
@@ -216,7 +219,8 @@ def find_grid(image: np.ndarray, *, tiles: bool = False) -> Grid:
     return best
 
 
-def _lattice(sel: np.ndarray, size: float, image: np.ndarray, clue_boxes: bool = True,
+def _lattice(sel: np.ndarray, size: float, image: np.ndarray, lum: np.ndarray,
+             clue_boxes: bool = True,
              min_side: int = MIN_SIDE) -> Grid | None:
     x, y, w, h = sel.T
     tol = size * 0.5
@@ -236,21 +240,22 @@ def _lattice(sel: np.ndarray, size: float, image: np.ndarray, clue_boxes: bool =
     top, left = _clue_box_corner(occupied)
     bottom = right = 0
     if not (top or left):
-        blank = _flat(image, cols, rows) & ~occupied
+        flat = _flat(lum, cols, rows)
+        blank = flat & ~occupied
         top, bottom, left, right = _clue_box_corners(~blank, blank)
     cols, rows = cols[left:len(cols) - right], rows[top:len(rows) - bottom]
     if not (top or left or bottom or right):
-        cols, rows = _drop_clue_lines(image, cols, rows)
+        cols, rows = _drop_clue_lines(lum, cols, rows, flat)
     left = _leading_odd(image, cols, rows, "x")
     top = _leading_odd(image, cols, rows, "y")
     if len(cols) - left < MIN_SIDE or len(rows) - top < MIN_SIDE:
         return None
-    cols, rows = _extend_open_edges(image, cols[left:], rows[top:])
+    cols, rows = _extend_open_edges(lum, cols[left:], rows[top:])
     cols, rows = _extend_full_lines(image, cols, rows)
     return Grid(tuple(cols), tuple(rows))
 
 
-def _extend_open_edges(image: np.ndarray, cols: list[tuple[int, int]],
+def _extend_open_edges(lum: np.ndarray, cols: list[tuple[int, int]],
                        rows: list[tuple[int, int]]
                        ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """Add the rows and columns of a board drawn without an outer frame.
@@ -261,7 +266,6 @@ def _extend_open_edges(image: np.ndarray, cols: list[tuple[int, int]],
     lines run on across it and its cells are flat (a clue band beside the board
     holds a number in nearly every cell; the page holds no lines).
     """
-    lum = luminance(image)
     for _ in range(2):  # a frameless board gains at most one line per side
         grown = False
         for axis in ("y", "x"):
@@ -466,10 +470,9 @@ def _occupancy(sel: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[in
     return occ
 
 
-def _flat(image: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[int, int]]
+def _flat(lum: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[int, int]]
           ) -> np.ndarray:
     """Which lattice positions (rows × columns) have a flat middle: nothing drawn there."""
-    lum = luminance(image)
     side = min(min(b - a for a, b in cols), min(b - a for a, b in rows))
     inset = max(1, side // 5)
     k = max(1, side - 2 * inset)
@@ -484,8 +487,8 @@ CLUE_LINE = 0.6
 """Share of its boxes holding something for a line at the lattice's edge to be clue boxes."""
 
 
-def _drop_clue_lines(image: np.ndarray, cols: list[tuple[int, int]],
-                     rows: list[tuple[int, int]]
+def _drop_clue_lines(lum: np.ndarray, cols: list[tuple[int, int]],
+                     rows: list[tuple[int, int]], flat: np.ndarray
                      ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """Drop clue boxes drawn like grid cells beside a board, told apart by what they hold.
 
@@ -493,12 +496,11 @@ def _drop_clue_lines(image: np.ndarray, cols: list[tuple[int, int]],
     of one band join the board's lattice. Every line's clue has a number next to
     the board, so the box line there holds something in nearly every box, and so
     may the lines beyond it, while a fresh board's cells hold nothing. Marks on a
-    board in play are all one shape; numbers are not.
+    board in play are all one shape; numbers are not. `flat`: `_flat` of the lattice.
     """
     if len(cols) < 2 * MIN_SIDE and len(rows) < 2 * MIN_SIDE:
         return cols, rows
-    lum = luminance(image)
-    held = ~_flat(image, cols, rows)
+    held = ~flat
     for axis in ("x", "y"):
         spans = cols if axis == "x" else rows
         share = held.mean(axis=0) if axis == "x" else held.mean(axis=1)
