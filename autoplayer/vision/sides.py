@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from autoplayer.vision.grid import Grid
+from autoplayer.vision.image import runs
 
 REACH = 2.5
 """How far from the board (cell pitches) the nearest clue number is looked for."""
@@ -96,7 +97,10 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
     # line is no text running across it.
     through = _stacked_ink(region, np.stack([mids - 1, mids, mids + 1], axis=1), pitch)
     cross = (through.sum(axis=1) >= 2).sum(axis=0)
-    text = np.flatnonzero((cross >= max(2.0, 0.1 * len(spans))) & (cross < 0.8 * len(spans)))
+    crossed = (cross >= max(2.0, 0.1 * len(spans))) & (cross < 0.8 * len(spans))
+    # A line of text is a few pixels deep at least; the end of a thick line is not.
+    text = np.concatenate([np.arange(a, b) for a, b in runs(crossed) if b - a >= 3] or [[]])
+    text = text.astype(int)
     if text.size:
         beyond = slice(None, text.max() + 1) if board_at_hi else slice(text.min(), None)
         inks[:, :, beyond] = False
