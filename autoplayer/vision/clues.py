@@ -284,8 +284,9 @@ def _unaligned(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: int,
     Everything from the far side down to the text's baseline (the median bottom of
     its crossing glyphs) goes, and with it any glyph reaching across that line (the
     tail of a "g" hanging down between the clue numbers). Returns that depth and
-    the pixels that go. `well_across`: only glyphs reaching well over a boundary count
-    (row bands, whose tall digits' drop shadows may just reach the next row).
+    the pixels that go. `well_across`: only glyphs reaching well over a boundary and
+    less than one and a half lines long count (row bands, whose tall digits' drop
+    shadows may reach the next row's digits).
     """
     none = (0, np.zeros(ink.shape, bool))
     if ink.size == 0 or len(spans) < 2:
@@ -316,7 +317,7 @@ def _unaligned(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: int,
               if i and 3 <= w[i] < 4 * pitch and max(4.0, 0.25 * pitch) <= h[i] < 2 * pitch
               and stats[i, cv2.CC_STAT_AREA] >= 8
               and w[i] >= 0.2 * h[i] and not holds_another(int(i))
-              and (not well_across or across(int(i)))]
+              and (not well_across or (across(int(i)) and w[i] < 1.5 * pitch))]
     if len(glyphs) < 2:
         return none
     line = int(np.median(y1[glyphs]))

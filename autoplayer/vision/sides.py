@@ -72,9 +72,9 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
     Each line's strip is its cell span less a sixth at each end, clear of the
     grid lines. Ink that runs on across the gap between two lines, where clue
     numbers stop short, is a rule (a box border), and so is a thin line in the same
-    place across most strips with nothing beside it (a dashed frame). Ink crossing
-    some of the gaps themselves is page text running across the lines: from the
-    nearest such text outwards nothing counts.
+    place across most strips with nothing beside it (a dashed frame). Above or below
+    the board, ink crossing some of the gaps themselves is page text running across
+    the columns: from the nearest such text outwards nothing counts.
     """
     if hi - lo < 3 or len(spans) < 2:
         return 0.0
@@ -97,12 +97,18 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
     # line is no text running across it.
     through = _stacked_ink(region, np.stack([mids - 1, mids, mids + 1], axis=1), pitch)
     cross = (through.sum(axis=1) >= 2).sum(axis=0)
+    # Text crosses some of the gaps (a rule along the board, or the drop shadows of
+    # numbers stacked in every line, nearly all of them).
     crossed = (cross >= max(2.0, 0.1 * len(spans))) & (cross < 0.8 * len(spans))
     # A line of text is a few pixels deep at least; the end of a thick line is not.
-    text = np.concatenate([np.arange(a, b) for a, b in runs(crossed) if b - a >= 3] or [[]])
-    text = text.astype(int)
-    if text.size:
-        beyond = slice(None, text.max() + 1) if board_at_hi else slice(text.min(), None)
+    lines = [(a, b) for a, b in runs(crossed) if b - a >= 3]
+    # (Beside the rows, tall digits' drop shadows cross the gaps as text does: there
+    # only the long gap before the band's far side keeps page text out.)
+    if lines and axis == 1:
+        # From the nearest text line outwards, its descenders (a third of it) included.
+        a, b = max(lines) if board_at_hi else min(lines)
+        tail = (b - a) // 3 + 1
+        beyond = slice(None, b + tail) if board_at_hi else slice(max(0, a - tail), None)
         inks[:, :, beyond] = False
     # A thin line at one place in every strip, nothing beside it: a rule broken up (dashed).
     cover = inks.mean(axis=(0, 1))
