@@ -320,8 +320,15 @@ def _unaligned(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: int,
               and (not well_across or (across(int(i)) and w[i] < 1.5 * pitch))]
     if len(glyphs) < 2:
         return none
-    line = int(np.median(y1[glyphs]))
     text = float(np.median(h[glyphs]))
+    # The text line nearest the board (others beyond it go with it): glyph bottoms
+    # grouped by baseline, the nearest group of two or more.
+    bottoms = np.sort(y1[glyphs])
+    groups = np.split(bottoms, np.flatnonzero(np.diff(bottoms) > max(2.0, text / 2)) + 1)
+    lines = [g for g in groups if g.size >= 2]
+    if not lines:
+        return none
+    line = int(np.median(lines[-1]))
     # Hanging below the baseline: glyphs reaching across it, and small marks of the text
     # line crossing a boundary just under it (an underscore, the end of a descender).
     hanging = np.flatnonzero((y0 < line) & (y1 > line) & (h < 2 * pitch))
