@@ -225,6 +225,9 @@ def _play(game: Game[Any, Any, Any], source: FrameSource, report: Report, starte
     report.note = solved.note
     solution = solved.solution
     first = game.check(reading, solution)
+    if first.total == 0:
+        raise UserError(f"the {game.name} read has nothing to play: no {game.unit} to check "
+                        "against a solution")
     report.units, report.right_at_start = first.total, first.total - first.wrong
     report.check = first
 

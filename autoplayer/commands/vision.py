@@ -102,7 +102,8 @@ def run_read(args: argparse.Namespace) -> int:
         out.append(f"clues read with templates {reading.template_set}")
     out += [f"corrected {c}" for c in reading.corrections]
     if reading.near_edge:
-        out.append(f"warning: {edge_lines(reading.near_edge, 'start near')}: a whole "
+        near = edge_lines(reading.near_edge, 'start near', _sides(reading))
+        out.append(f"warning: {near}: a whole "
                    "number beyond the edge would not show, so check those clues (or capture "
                    "with a margin)")
     unsure = [f"{k} {i + 1}: {n.value} ({n.confidence:.2f})" for k, i, n in reading.numbers()
@@ -117,6 +118,12 @@ def run_read(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sides(reading) -> tuple[str, str]:
+    """The picture's edges beyond the row and the column clues."""
+    layout = reading.layout
+    return (layout.row_side, layout.column_side) if layout is not None else ("left", "top")
+
+
 def write_overlay(path: str, image, reading, low: float) -> None:
     from autoplayer.games.nonogram.model import EMPTY, FILLED
     from autoplayer.vision.overlay import draw_overlay
@@ -128,8 +135,9 @@ def write_overlay(path: str, image, reading, low: float) -> None:
             if s in (FILLED, EMPTY):
                 marks.append((rect, "#" if s == FILLED else "x"))
     numbers = [(n.value, n.confidence, n.box) for _, _, n in reading.numbers()]
+    ignored = reading.layout.ignored if reading.layout is not None else ()
     save_png(path, draw_overlay(image, reading.board, reading.cells, numbers, low=low,
-                                cell_marks=marks))
+                                cell_marks=marks, ignored=ignored))
 
 
 def run_calibrate(args: argparse.Namespace) -> int:

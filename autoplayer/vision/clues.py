@@ -1,6 +1,9 @@
 """Clue bands beside a located grid, cut into per-line strips, numbers and digit glyphs.
 
-Column clues sit above the grid, row clues left of it. Ink is whatever departs
+Column clues sit above or below the grid, row clues left or right of it (see
+`autoplayer.vision.sides`). A band on the far side is turned round so that the
+board is always at its end, cut into strips as one above or left would be, and
+each strip turned back (see `_turned_back`). Ink is whatever departs
 from the local background towards the minority extreme (dark text on light or
 light on dark, as the clue cells beside the board vote), at a contrast learned
 from the band itself, so drop shadows, grey "0" boxes and pale stripes stay
@@ -19,6 +22,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -26,6 +30,9 @@ import numpy as np
 from autoplayer.geometry import Rect
 from autoplayer.vision.grid import Grid
 from autoplayer.vision.image import dark_ink, grounded_ink, luminance, runs, trim
+
+if TYPE_CHECKING:
+    from autoplayer.vision.sides import ClueSides
 
 BAND_CONTRAST = 0.35
 """Ink departs from its background by at least this share of the band's strongest ink."""
@@ -95,6 +102,15 @@ class ClueLayout:
     digit_width: float | None = None
     """Typical width of one digit (the widest common one), from blobs no wider than a digit
     is tall; None when there are none."""
+    row_side: str = "left"
+    """Where the row clues are: 'left' or 'right' of the board."""
+    column_side: str = "top"
+    """Where the column clues are: 'top' or 'bottom'."""
+    image_size: tuple[int, int] = (0, 0)
+    """(width, height) of the picture read, for distances to its far edges."""
+    ignored: tuple[Rect, ...] = ()
+    """Parts of the clue bands left out: ink not lined up with the board's lines (page
+    text beyond the clues), for the overlay to show."""
 
 
 def _boundaries(spans: tuple[tuple[int, int], ...], lo: int, hi: int) -> list[tuple[int, int]]:
@@ -118,33 +134,44 @@ def _extent(profile: np.ndarray, pitch: float) -> int:
     return last_ink + 1
 
 
-def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
+def _band(lum: np.ndarray, board: Rect, side: str) -> np.ndarray:
+    """The clue band on `side` of the board, turned so that the board is at its end: a
+    column band's last row and a row band's last column touch the board."""
+    if side == "top":
+        return lum[:max(0, board.y), board.x:board.right]
+    if side == "bottom":
+        return np.ascontiguousarray(lum[board.bottom:, board.x:board.right][::-1])
+    if side == "left":
+        return lum[board.y:board.bottom, :max(0, board.x)]
+    return np.ascontiguousarray(lum[board.y:board.bottom, board.right:][:, ::-1])
+
+
+def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) -> ClueLayout:
+    """The clue bands on the sides `sides` names (left and top when not given)."""
     lum = luminance(image)
     h_img, w_img = lum.shape
     board = grid.rect
     pitch = grid.pitch
     long = int(2 * pitch) + 1
-    col_region = Rect(board.x, 0, board.w, board.y)
-    row_region = Rect(0, board.y, board.x, board.h)
-    near = np.concatenate([
-        _crop(lum, Rect(board.x, max(0, board.y - int(3 * pitch)), board.w,
-                        min(board.y, int(3 * pitch)))).ravel(),
-        _crop(lum, Rect(max(0, board.x - int(3 * pitch)), board.y,
-                        min(board.x, int(3 * pitch)), board.h)).ravel(),
-    ])
-    dark = _ink_is_dark(lum, grid)
+    row_side, column_side = (sides.row, sides.column) if sides is not None else ("left", "top")
+    col_band = _band(lum, board, column_side)
+    row_band = _band(lum, board, row_side)
+    reach = int(3 * pitch)
+    near = np.concatenate([col_band[max(0, col_band.shape[0] - reach):].ravel(),
+                           row_band[:, max(0, row_band.shape[1] - reach):].ravel()])
+    dark = _ink_is_dark(col_band, row_band, grid)
     if dark is None:
         dark = dark_ink(near) if near.size else True
     col_spans = _boundaries(grid.xs, 0, w_img)
     row_spans = _boundaries(grid.ys, 0, h_img)
     col_strength = row_strength = col_scale = row_scale = None
     rule_width = _rule_width(pitch)
-    if col_region.h:
-        band = _crop(lum, col_region)
+    if col_band.shape[0]:
+        band = col_band
         col_scale, col_strength = grounded_ink(
             band, (1, long), dark, _paper_across(band, col_spans, board.x, 1, dark), rule_width)
-    if row_region.w:
-        band = _crop(lum, row_region)
+    if row_band.shape[1]:
+        band = row_band
         row_scale, row_strength = grounded_ink(
             band, (long, 1), dark, _paper_across(band, row_spans, board.y, 0, dark), rule_width)
     peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_scale, row_scale)
@@ -152,6 +179,22 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
     peak = max(peaks) if peaks else 0.0
     band_threshold = max(BAND_CONTRAST * peak, 8.0)
 
+    ignored: list[Rect] = []
+    if col_strength is not None and col_strength.size:
+        col_cut, foreign = _unaligned(col_strength > band_threshold, grid.xs, board.x, pitch)
+        if col_cut:
+            col_strength = np.where(foreign, 0, col_strength).astype(col_strength.dtype)
+            far = column_side == "bottom"
+            ignored.append(Rect(board.x, board.bottom + col_band.shape[0] - col_cut if far else 0,
+                                board.w, col_cut))
+    if row_strength is not None and row_strength.size:
+        row_cut, foreign = _unaligned((row_strength > band_threshold).T, grid.ys, board.y, pitch,
+                                      well_across=True)
+        if row_cut:
+            row_strength = np.where(foreign.T, 0, row_strength).astype(row_strength.dtype)
+            far = row_side == "right"
+            ignored.append(Rect(board.right + row_band.shape[1] - row_cut if far else 0,
+                                board.y, row_cut, board.h))
     col_depth = row_depth = 0
     if col_strength is not None and col_strength.size:
         col_depth = _extent((col_strength > band_threshold).any(axis=1)[::-1], pitch)
@@ -170,7 +213,7 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
             (col_spans, col_strength, col_scale, col_depth) if column
             else (row_spans, row_strength, row_scale, row_depth)
         )
-        start, edge = (board.x, board.y) if column else (board.y, board.x)
+        start, edge = (board.x, col_band.shape[0]) if column else (board.y, row_band.shape[1])
         out: dict[int, tuple[Strip, bool]] = {}
         for k in indices:
             a0, a1 = spans[k]
@@ -210,6 +253,10 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
         row_cut |= cut("row", [k for k in range(n_row) if k not in row_cut], None)
     columns = drop_frame([col_cut[k][0] for k in range(n_col)], pitch)
     rows = drop_frame([row_cut[k][0] for k in range(n_row)], pitch)
+    if column_side == "bottom":
+        columns = [_turned_back(st, board.bottom, col_band.shape[0]) for st in columns]
+    if row_side == "right":
+        rows = [_turned_back(st, board.right, row_band.shape[1]) for st in rows]
     clipped_columns = [k for k in range(n_col) if col_cut[k][1]]
     clipped = [k for k in range(n_row) if row_cut[k][1]]
     heights = [b.box.h for s in (*rows, *columns) for g in s.groups for b in g]
@@ -222,7 +269,94 @@ def find_clues(image: np.ndarray, grid: Grid) -> ClueLayout:
         ink_level = float(np.percentile(near, 0.5 if dark else 99.5))
         paper_level = float(np.median(near))
     return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped),
-                      tuple(clipped_columns), ink_level, paper_level, digit_width)
+                      tuple(clipped_columns), ink_level, paper_level, digit_width,
+                      row_side, column_side, (w_img, h_img), tuple(ignored))
+
+
+def _unaligned(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: int,
+               pitch: float, well_across: bool = False) -> tuple[int, np.ndarray]:
+    """How deep (from the band's far side, index 0) ink lies that does not line up with
+    the lines: page text (a heading, a status line) whose glyphs cross the boundaries
+    between lines, where no clue number reaches. 0 when there is none.
+
+    `ink` is a column band as `_band` turns it (the board below its last row; a row
+    band is passed transposed), `spans` the lines along it beginning at `start`.
+    Everything from the far side down to the text's baseline (the median bottom of
+    its crossing glyphs) goes, and with it any glyph reaching across that line (the
+    tail of a "g" hanging down between the clue numbers). Returns that depth and
+    the pixels that go. `well_across`: only glyphs reaching well over a boundary and
+    less than one and a half lines long count (row bands, whose tall digits' drop
+    shadows may reach the next row's digits).
+    """
+    none = (0, np.zeros(ink.shape, bool))
+    if ink.size == 0 or len(spans) < 2:
+        return none
+    bounds = [(spans[i - 1][1] + spans[i][0]) // 2 - start for i in range(1, len(spans))]
+    bounds = [b for b in bounds if 0 <= b < ink.shape[1]]
+    if not bounds or not ink[:, bounds].any():
+        return none
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    crossing = np.unique(labels[:, bounds])
+    x0, y0 = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    x1, y1 = x0 + stats[:, cv2.CC_STAT_WIDTH], y0 + stats[:, cv2.CC_STAT_HEIGHT]
+
+    def holds_another(i: int) -> bool:  # a box drawn round a clue number, not a glyph
+        inside = (x0 > x0[i]) & (x1 < x1[i]) & (y0 > y0[i]) & (y1 < y1[i])
+        inside[0] = False
+        return bool(inside.any())
+
+    w, h = x1 - x0, y1 - y0
+    edges = np.array(bounds)
+
+    def across(i: int) -> bool:  # well across a boundary, not a shadow or tail just over it
+        reach = np.minimum(edges - x0[i], x1[i] - edges)
+        return bool((reach >= max(2.0, 0.2 * w[i])).any())
+
+    # Glyph-shaped: not a piece of a rule (thin across), not a speck, not a box.
+    glyphs = [int(i) for i in crossing
+              if i and 3 <= w[i] < 4 * pitch and max(4.0, 0.25 * pitch) <= h[i] < 2 * pitch
+              and stats[i, cv2.CC_STAT_AREA] >= 8
+              and w[i] >= 0.2 * h[i] and not holds_another(int(i))
+              and (not well_across or (across(int(i)) and w[i] < 1.5 * pitch))]
+    if len(glyphs) < 2:
+        return none
+    text = float(np.median(h[glyphs]))
+    # The text line nearest the board (others beyond it go with it): glyph bottoms
+    # grouped by baseline, the nearest group of two or more.
+    bottoms = np.sort(y1[glyphs])
+    groups = np.split(bottoms, np.flatnonzero(np.diff(bottoms) > max(2.0, text / 2)) + 1)
+    lines = [g for g in groups if g.size >= 2]
+    if not lines:
+        return none
+    line = int(np.median(lines[-1]))
+    # Hanging below the baseline: glyphs reaching across it, and small marks of the text
+    # line crossing a boundary just under it (an underscore, the end of a descender).
+    hanging = np.flatnonzero((y0 < line) & (y1 > line) & (h < 2 * pitch))
+    marks = np.array([i for i in crossing if i and y0[i] < line + text and h[i] < 0.5 * text],
+                     int)
+    foreign = np.isin(labels, np.concatenate([hanging[hanging > 0], marks]))
+    foreign[:line] = True
+    return line, foreign
+
+
+def _turned_back(strip: Strip, start: int, size: int) -> Strip:
+    """A strip cut from a turned band (`_band`) in the picture's own coordinates and
+    reading order; the band began at `start` (the board's far edge) and is `size` deep."""
+    row = strip.kind == "row"
+
+    def back(r: Rect) -> Rect:
+        if row:
+            return Rect(start + size - r.right, r.y, r.w, r.h)
+        return Rect(r.x, start + size - r.bottom, r.w, r.h)
+
+    def blob(b: Blob) -> Blob:
+        return Blob(back(b.box), np.ascontiguousarray(b.mask[:, ::-1] if row else b.mask[::-1]))
+
+    if row:  # one group, its blobs right to left as cut: reverse them
+        groups = tuple(tuple(blob(b) for b in reversed(g)) for g in strip.groups)
+    else:  # stacked groups bottom to top as cut: reverse the stack
+        groups = tuple(tuple(blob(b) for b in g) for g in reversed(strip.groups))
+    return Strip(strip.kind, strip.index, back(strip.box), groups)
 
 
 def _glyph_ink(strips: list[Strip], strength: np.ndarray | None, x0: int, y0: int
@@ -286,7 +420,7 @@ def _paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, a
     return ground
 
 
-def _ink_is_dark(lum: np.ndarray, grid: Grid) -> bool | None:
+def _ink_is_dark(col_band: np.ndarray, row_band: np.ndarray, grid: Grid) -> bool | None:
     """Whether clue ink is darker than its ground, voted by the clue cells next to the board.
 
     Each cell beside the board (where every line's last number sits) is mostly its
@@ -299,10 +433,11 @@ def _ink_is_dark(lum: np.ndarray, grid: Grid) -> bool | None:
     side = round(grid.pitch)
     k = min(b - a for a, b in (*grid.xs, *grid.ys))
     cells = []
-    if board.y >= side:
-        cells += [lum[board.y - side:board.y, x0:x0 + k].ravel() for x0, _ in grid.xs]
-    if board.x >= side:
-        cells += [lum[y0:y0 + k, board.x - side:board.x].ravel() for y0, _ in grid.ys]
+    if col_band.shape[0] >= side:
+        cells += [col_band[-side:, x0 - board.x:x0 - board.x + k].ravel() for x0, _ in grid.xs]
+    if row_band.shape[1] >= side:
+        cells += [row_band[y0 - board.y:y0 - board.y + k, -side:].ravel() for y0, _ in grid.ys]
+    cells = [c for c in cells if c.size == side * k]
     if not cells or k < 1:
         return None
     lo, med, hi = np.percentile(np.stack(cells), [0.5, 50, 99.5], axis=1)
@@ -317,10 +452,6 @@ def _touches_far_edge(strength: np.ndarray, threshold: float, pitch: float, kind
         return False
     edge = ink[:, 0] if kind == "row" else ink[0, :]
     return bool(edge.any())
-
-
-def _crop(a: np.ndarray, r: Rect) -> np.ndarray:
-    return a[max(0, r.y):max(0, r.bottom), max(0, r.x):max(0, r.right)]
 
 
 def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.ndarray,

@@ -16,6 +16,7 @@ import numpy as np
 
 from autoplayer.errors import InputError
 from autoplayer.geometry import Rect
+from autoplayer.vision.image import luminance
 
 EDGE_STEP = 12
 """A colour step (0..255, any channel) that separates two patches; flat fills and gradients
@@ -187,6 +188,7 @@ def find_grid(image: np.ndarray, *, tiles: bool = False) -> Grid:
     """
     h_img, w_img = image.shape[:2]
     boxes = _square_patches(image, content=tiles)
+    lum: np.ndarray | None = None  # made once, when a lattice is first tried
     side = MIN_TILE_SIDE if tiles else MIN_SIDE
     least = side * side - (1 if tiles else 0)
     if len(boxes) < least:
@@ -204,7 +206,9 @@ def find_grid(image: np.ndarray, *, tiles: bool = False) -> Grid:
         if len(sel) < least:
             break  # every later size is rarer still
         tried.append(int(size))
-        grid = _lattice(sel, float(size), image, clue_boxes=not tiles, min_side=side)
+        if lum is None:
+            lum = luminance(image)
+        grid = _lattice(sel, float(size), image, lum, clue_boxes=not tiles, min_side=side)
         if grid is None:
             continue
         score = grid.width * grid.height
@@ -215,7 +219,8 @@ def find_grid(image: np.ndarray, *, tiles: bool = False) -> Grid:
     return best
 
 
-def _lattice(sel: np.ndarray, size: float, image: np.ndarray, clue_boxes: bool = True,
+def _lattice(sel: np.ndarray, size: float, image: np.ndarray, lum: np.ndarray,
+             clue_boxes: bool = True,
              min_side: int = MIN_SIDE) -> Grid | None:
     x, y, w, h = sel.T
     tol = size * 0.5
@@ -233,13 +238,133 @@ def _lattice(sel: np.ndarray, size: float, image: np.ndarray, clue_boxes: bool =
         return Grid(tuple(cols), tuple(rows))
     occupied = _occupancy(sel[inside], cols, rows)
     top, left = _clue_box_corner(occupied)
-    cols, rows = cols[left:], rows[top:]
+    bottom = right = 0
+    if not (top or left):
+        flat = _flat(lum, cols, rows)
+        blank = flat & ~occupied
+        top, bottom, left, right = _clue_box_corners(~blank, blank)
+    cols, rows = cols[left:len(cols) - right], rows[top:len(rows) - bottom]
+    if not (top or left or bottom or right):
+        cols, rows = _drop_clue_lines(lum, cols, rows, flat)
     left = _leading_odd(image, cols, rows, "x")
     top = _leading_odd(image, cols, rows, "y")
     if len(cols) - left < MIN_SIDE or len(rows) - top < MIN_SIDE:
         return None
-    cols, rows = _extend_full_lines(image, cols[left:], rows[top:])
+    cols, rows = _extend_open_edges(lum, cols[left:], rows[top:])
+    cols, rows = _extend_full_lines(image, cols, rows)
     return Grid(tuple(cols), tuple(rows))
+
+
+def _extend_open_edges(lum: np.ndarray, cols: list[tuple[int, int]],
+                       rows: list[tuple[int, int]]
+                       ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Add the rows and columns of a board drawn without an outer frame.
+
+    Its outermost cells are closed by lines on three sides only and melt into
+    the page, so no cell patch shows there. One pitch beyond an edge that is no
+    thicker than an inner line, a line of cells is there when the inner grid
+    lines run on across it and its cells are flat (a clue band beside the board
+    holds a number in nearly every cell; the page holds no lines).
+    """
+    for _ in range(2):  # a frameless board gains at most one line per side
+        grown = False
+        for axis in ("y", "x"):
+            spans, across = (rows, cols) if axis == "y" else (cols, rows)
+            for end in (0, -1):
+                new = _open_line(lum, spans, across, axis, end)
+                if new is not None:
+                    spans.insert(0, new) if end == 0 else spans.append(new)
+                    grown = True
+        if not grown:
+            break
+    return cols, rows
+
+
+def _open_line(lum: np.ndarray, spans: list[tuple[int, int]], across: list[tuple[int, int]],
+               axis: str, end: int) -> tuple[int, int] | None:
+    """The span of a cell line beyond `spans[end]` (rows when axis is 'y'), or None."""
+    if len(spans) < 2 or len(across) < 2:
+        return None
+    limit = lum.shape[0] if axis == "y" else lum.shape[1]
+    pitch = round((spans[-1][0] - spans[0][0]) / (len(spans) - 1))
+    gaps = [spans[i][0] - spans[i - 1][1] for i in range(1, len(spans))]
+    usual = float(np.median(gaps))
+    a, b = spans[end]
+    new = (a - pitch, b - pitch) if end == 0 else (a + pitch, b + pitch)
+    if new[0] < 0 or new[1] > limit or new[1] - new[0] < MIN_CELL:
+        return None
+    view = lum if axis == "y" else lum.T  # rows of `view` run along the line sought
+    # The edge line between the board and the new line: no thicker than an inner one.
+    mids = np.array([(p + q) // 2 for p, q in across])
+    if end == 0:
+        cell, beyond = view[a, mids], view[new[0]:a, mids][::-1]
+    else:
+        cell, beyond = view[b - 1, mids], view[b:new[1], mids]
+    differs = np.abs(beyond - cell) > EDGE_STEP
+    thickness = np.where(differs.all(axis=0), len(differs), np.argmin(differs, axis=0))
+    if float(np.median(thickness)) > round(usual) + 1:
+        return None
+    # Inner lines across run through the new line's cells (its middle four fifths).
+    inset = max(1, (new[1] - new[0]) // 10)
+    part = view[new[0] + inset:new[1] - inset]
+    inner = [((across[i - 1][1] + across[i][0]) // 2, across[i - 1][1] - 2, across[i][0] + 1)
+             for i in range(1, len(across))]
+    on = np.array([x for x, _, _ in inner])
+    left = np.clip([p for _, p, _ in inner], 0, view.shape[1] - 1)
+    right = np.clip([q for _, _, q in inner], 0, view.shape[1] - 1)
+    line = part[:, on]
+    step = np.minimum(np.abs(line - part[:, left]), np.abs(line - part[:, right]))
+    if ((step > EDGE_STEP).mean(axis=0) >= 0.9).mean() < 0.8:
+        return None
+    # Its cells are flat: nothing drawn in them.
+    flat = 0
+    for p, q in across:
+        k = max(1, (q - p) // 5)
+        cell = part[:, p + k:q - k]
+        if cell.size and float(cell.max() - cell.min()) <= 2 * EDGE_STEP:
+            flat += 1
+    return new if flat >= 0.8 * len(across) else None
+
+
+def continues_past(image: np.ndarray, grid: Grid) -> str | None:
+    """The picture edge ('top', 'bottom', 'left', 'right') the board runs on past, if any.
+
+    Cells cut by the edge show as a strip of less than a cell beyond the last
+    line of cells in which the board's inner lines still run on, up to the edge
+    (or cells reaching the edge itself).
+    """
+    lum = luminance(image)
+    h_img, w_img = lum.shape
+    for side in ("bottom", "right", "top", "left"):
+        axis = "y" if side in ("top", "bottom") else "x"
+        spans, across = (grid.ys, grid.xs) if axis == "y" else (grid.xs, grid.ys)
+        limit = h_img if axis == "y" else w_img
+        view = lum if axis == "y" else lum.T
+        gaps = [spans[i][0] - spans[i - 1][1] for i in range(1, len(spans))]
+        usual = round(float(np.median(gaps))) if gaps else 1
+        pitch = (spans[-1][0] - spans[0][0]) / max(1, len(spans) - 1)
+        if side in ("bottom", "right"):
+            room = (spans[-1][1] + usual, limit)
+        else:
+            room = (0, spans[0][0] - usual)
+        if room[1] - room[0] <= 0:
+            if (spans[-1][1] >= limit) if side in ("bottom", "right") else spans[0][0] <= 0:
+                return side
+            continue
+        if room[1] - room[0] >= pitch - usual:
+            continue  # a whole cell would fit: the board ended before the edge
+        part = view[room[0]:room[1]]
+        inner = [((across[i - 1][1] + across[i][0]) // 2,
+                  (across[i - 1][0] + across[i - 1][1]) // 2) for i in range(1, len(across))]
+        on = np.array([x for x, _ in inner])
+        beside = np.array([c for _, c in inner])
+        step = np.abs(part[:, on] - part[:, beside])
+        # Near the board first: a scroll bar may lie between the cut cells and the edge.
+        rows_with_lines = (step > EDGE_STEP).mean(axis=1) >= 0.8
+        near = rows_with_lines if side in ("bottom", "right") else rows_with_lines[::-1]
+        if near.size and near[:max(1, near.size // 2)].all():
+            return side
+    return None
 
 
 def _extend_full_lines(image: np.ndarray, cols: list[tuple[int, int]],
@@ -343,6 +468,124 @@ def _occupancy(sel: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[in
     c = np.searchsorted((cx[1:] + cx[:-1]) / 2, x + w / 2)
     occ[r, c] = True
     return occ
+
+
+def _flat(lum: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[int, int]]
+          ) -> np.ndarray:
+    """Which lattice positions (rows × columns) have a flat middle: nothing drawn there."""
+    side = min(min(b - a for a, b in cols), min(b - a for a, b in rows))
+    inset = max(1, side // 5)
+    k = max(1, side - 2 * inset)
+    ys = np.array([a + inset for a, _ in rows])[:, None] + np.arange(k)
+    xs = np.array([a + inset for a, _ in cols])[:, None] + np.arange(k)
+    ys, xs = np.clip(ys, 0, lum.shape[0] - 1), np.clip(xs, 0, lum.shape[1] - 1)
+    patches = lum[ys[:, None, :, None], xs[None, :, None, :]]
+    return (patches.max(axis=(2, 3)) - patches.min(axis=(2, 3))) <= EDGE_STEP
+
+
+CLUE_LINE = 0.6
+"""Share of its boxes holding something for a line at the lattice's edge to be clue boxes."""
+
+
+def _drop_clue_lines(lum: np.ndarray, cols: list[tuple[int, int]],
+                     rows: list[tuple[int, int]], flat: np.ndarray
+                     ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Drop clue boxes drawn like grid cells beside a board, told apart by what they hold.
+
+    With no blank corner to go by (the other band's clues stand free), the boxes
+    of one band join the board's lattice. Every line's clue has a number next to
+    the board, so the box line there holds something in nearly every box, and so
+    may the lines beyond it, while a fresh board's cells hold nothing. Marks on a
+    board in play are all one shape; numbers are not. `flat`: `_flat` of the lattice.
+    """
+    if len(cols) < 2 * MIN_SIDE and len(rows) < 2 * MIN_SIDE:
+        return cols, rows
+    held = ~flat
+    for axis in ("x", "y"):
+        spans = cols if axis == "x" else rows
+        share = held.mean(axis=0) if axis == "x" else held.mean(axis=1)
+        dense = np.flatnonzero(share >= CLUE_LINE)
+        if dense.size == 0:
+            continue
+        n = len(spans)
+        first, last = int(dense.min()), int(dense.max())
+        # The dense line nearest the board; every line beyond it to the edge holds some.
+        cut = None
+        some, sparse = share > 0, share < CLUE_LINE
+        if last < n - MIN_SIDE and some[:last + 1].all() and sparse[last + 1:].all():
+            cut = ("lead", last + 1)
+        elif first >= MIN_SIDE and some[first:].all() and sparse[:first].all():
+            cut = ("trail", first)
+        if cut is None:
+            continue
+        line = last if cut[0] == "lead" else first
+        cells = [_cell(lum, cols[line], r) if axis == "x" else _cell(lum, c, rows[line])
+                 for r, c in zip(rows if axis == "x" else [rows[line]] * len(cols),
+                                 [cols[line]] * len(rows) if axis == "x" else cols, strict=True)]
+        holding = [c for c, h in zip(cells, held[:, line] if axis == "x" else held[line],
+                                     strict=True) if h]
+        if _one_shape(holding):
+            continue
+        if axis == "x":
+            cols = cols[cut[1]:] if cut[0] == "lead" else cols[:cut[1]]
+            held = held[:, cut[1]:] if cut[0] == "lead" else held[:, :cut[1]]
+        else:
+            rows = rows[cut[1]:] if cut[0] == "lead" else rows[:cut[1]]
+            held = held[cut[1]:] if cut[0] == "lead" else held[:cut[1]]
+    return cols, rows
+
+
+def _cell(lum: np.ndarray, xs: tuple[int, int], ys: tuple[int, int]) -> np.ndarray:
+    return lum[ys[0]:ys[1], xs[0]:xs[1]]
+
+
+def _one_shape(cells: list[np.ndarray]) -> bool:
+    """Whether most of these cell pictures show the same thing (a mark, not numbers)."""
+    if len(cells) < 2:
+        return True
+    h = min(c.shape[0] for c in cells)
+    w = min(c.shape[1] for c in cells)
+    shapes = [c[:h, :w] < (float(c.max()) + float(c.min())) / 2 for c in cells]
+    same = sum(float((s == shapes[0]).mean()) >= 0.95 for s in shapes[1:])
+    return same >= 0.7 * (len(shapes) - 1)
+
+
+def _clue_box_corners(boxed: np.ndarray, blank: np.ndarray) -> tuple[int, int, int, int]:
+    """Lines of clue boxes to drop at the (top, bottom, left, right) of the lattice.
+
+    Clue boxes drawn like grid cells extend the lattice on the clue sides, leaving
+    the corner between the two bands `blank` (nothing drawn: no box, no mark),
+    while every other position is `boxed` (a cell, or a box holding a digit). The
+    corner may lie at any of the lattice's four corners; the board lies across
+    from it. Its own far edges may be open (no frame), so they are not counted.
+    """
+    for flip_rows, flip_cols in ((False, False), (False, True), (True, False), (True, True)):
+        rs = slice(None, None, -1 if flip_rows else 1)
+        cs = slice(None, None, -1 if flip_cols else 1)
+        top, left = _blank_corner(boxed[rs, cs], blank[rs, cs])
+        if top or left:
+            return (0, top, 0, left) if flip_rows and flip_cols else (
+                (0, top, left, 0) if flip_rows else (top, 0, 0, left) if flip_cols
+                else (top, 0, left, 0))
+    return 0, 0, 0, 0
+
+
+def _blank_corner(boxed: np.ndarray, blank: np.ndarray) -> tuple[int, int]:
+    """(rows, columns) of a blank block at the top left with boxes right of and below it
+    and the board across from it (see `_clue_box_corners`); (0, 0) when there is none."""
+    first_in_row0 = np.flatnonzero(boxed[0])
+    first_in_col0 = np.flatnonzero(boxed[:, 0])
+    if first_in_row0.size == 0 or first_in_col0.size == 0:
+        return 0, 0
+    left, top = int(first_in_row0[0]), int(first_in_col0[0])
+    if left < 1 or top < 1 or not blank[:top, :left].all():
+        return 0, 0
+    board = boxed[top:-1, left:-1] if boxed.shape[0] - top > 1 and boxed.shape[1] - left > 1 \
+        else boxed[top:, left:]
+    if board.size == 0 or board.mean() < 0.9 or not boxed[top:, :left].all() \
+            or not boxed[:top, left:].all():
+        return 0, 0
+    return top, left
 
 
 def _clue_box_corner(occupied: np.ndarray) -> tuple[int, int]:

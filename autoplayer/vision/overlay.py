@@ -18,17 +18,27 @@ BOARD = (0, 160, 255)
 CELL = (0, 200, 120)
 SURE = (30, 110, 255)
 UNSURE = (255, 0, 200)
+IGNORED = (150, 150, 150)
 
 
 def draw_overlay(image: np.ndarray, board: Rect, cells: Iterable[Iterable[Rect]],
                  numbers: Iterable[tuple[int | str, float, Rect]], *, low: float = 0.5,
-                 cell_marks: Iterable[tuple[Rect, str]] = ()) -> np.ndarray:
+                 cell_marks: Iterable[tuple[Rect, str]] = (),
+                 ignored: Iterable[Rect] = ()) -> np.ndarray:
     """A copy of the RGB image with the reading drawn on it.
 
     `numbers` holds (value, confidence, box) for every clue number read.
     `cell_marks` optionally labels cells (e.g. '#' filled, 'x' marked).
+    `ignored`: regions whose ink was left out as not lined up with the board (page
+    text beside the clues), crossed out and labelled so.
     """
     out = np.ascontiguousarray(image[..., :3].copy())
+    for r in ignored:
+        if r.w <= 0 or r.h <= 0:
+            continue
+        cv2.rectangle(out, (r.x, r.y), (r.right - 1, r.bottom - 1), IGNORED, 1)
+        cv2.line(out, (r.x, r.y), (r.right - 1, r.bottom - 1), IGNORED, 1)
+        _text(out, "ignored: not lined up with the board", r.x + 2, r.y + 12, IGNORED, 0.35)
     cv2.rectangle(out, (board.x, board.y), (board.right - 1, board.bottom - 1), BOARD, 2)
     for row in cells:
         for c in row:

@@ -73,8 +73,40 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
         config["initial"] = parse_grid_param(query["grid"], puzzle.width, puzzle.height)
     if "hover" in query:
         config["hover"] = list(query_cell(query, "hover", puzzle.width, puzzle.height))
+    config["layout"] = layout_options(query)
     name = puzzle.title or f"{puzzle.width}×{puzzle.height}"
     return PageConfig(config, puzzle, f"Nonogram – {name}")
+
+
+LAYOUT_CHOICES: dict[str, tuple[str, ...]] = {
+    "rows": ("left", "right"),  # which side of the board the row clues stand on
+    "columns": ("top", "bottom"),  # which side the column clues stand on
+    "frame": ("1", "0"),  # 0: inner lines only, the outer cells open to the page
+    "fives": ("1", "0"),  # thick lines every 5 cells
+    # Clue numbers as the skin draws them, one per box drawn exactly like a grid cell
+    # (abutting the board), or free-standing.
+    "clue_cells": ("skin", "grid", "free"),
+}
+"""Layout options (`key=value` in the URL; the first choice is the default). They move
+and frame things; how the clues look (fonts, backgrounds) is the skin's business."""
+
+
+def layout_options(query: Mapping[str, str]) -> dict[str, Any]:
+    """Where the clues stand and how the board is framed, plus text near the board:
+    `heading=TEXT` (a heading just beyond the column clues) and `status=TEXT` (a status
+    line just beyond the board on the other side), both on the game's own canvas."""
+    out: dict[str, Any] = {}
+    for key, choices in LAYOUT_CHOICES.items():
+        value = query.get(key, choices[0])
+        if value not in choices:
+            raise UserError(f"{key}={value!r}; choices: {', '.join(choices)}")
+        out[key] = value == "1" if choices == ("1", "0") else value
+    for key in ("heading", "status"):
+        text = query.get(key, "")
+        if len(text) > 60:
+            raise UserError(f"{key} text is over 60 characters")
+        out[key] = text
+    return out
 
 
 def load(path: str | Path) -> Any:

@@ -145,6 +145,10 @@ class NonogramGame:
         from autoplayer.games.nonogram.solver import Verdict, solve
 
         region = (reading.grid.x, reading.grid.y, reading.grid.w, reading.grid.h)
+        if not any(n for clue in (*reading.puzzle.rows, *reading.puzzle.columns)
+                   for n in (clue or ())):
+            # Nothing to fill anywhere: not a puzzle the bot may call solved.
+            raise InputError("no nonogram here: every clue read is empty", region=region)
         try:
             validate(reading.puzzle)
         except InputError as err:
@@ -210,8 +214,9 @@ class NonogramGame:
         numbers: list[tuple[int | str, float, Rect]] = [
             ("?", 0.0, n.box) if (kind, i) in cut and n is raw.row_or_column(kind, i)[0]
             else (n.value, n.confidence, n.box) for kind, i, n in raw.numbers()]
+        ignored = raw.layout.ignored if getattr(raw, "layout", None) is not None else ()
         return draw_overlay(frame.pixels, raw.board, raw.cells, numbers, low=LOW_CONFIDENCE,
-                            cell_marks=marks)
+                            cell_marks=marks, ignored=ignored)
 
 
 def reader_reading(result: Any) -> Reading:

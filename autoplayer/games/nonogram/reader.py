@@ -31,9 +31,10 @@ from autoplayer.errors import InputError
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Puzzle, min_length
 from autoplayer.geometry import Rect
 from autoplayer.vision.clues import ClueLayout, find_clues, gap_threshold
-from autoplayer.vision.grid import Grid, find_grid
+from autoplayer.vision.grid import Grid, continues_past, find_grid
 from autoplayer.vision.image import ascii_picture, luminance
 from autoplayer.vision.numbers import ClueNumber, read_lines
+from autoplayer.vision.sides import ClueSides, clue_sides
 from autoplayer.vision.templates import TemplateSet
 
 LOW_CONFIDENCE = 0.5
@@ -124,7 +125,11 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
         raise InputError(f"expected an RGB image, got an array of shape {image.shape}")
     image = image[..., :3]
     grid = find_grid(image)
-    layout = find_clues(image, grid)
+    refuse_cut_board(image, grid)
+    sides = clue_sides(luminance(image), grid)
+    refuse_numbers_on_every_side(sides, grid)
+    layout = find_clues(image, grid, sides)
+    refuse_if_not_a_nonogram(layout)
     has_digits = any(s.groups for s in (*layout.rows, *layout.columns))
     if has_digits and layout.digit_height < min_digit_height:
         board = grid.rect
@@ -185,20 +190,70 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
         raise first_error from None
 
 
-def edge_lines(lines: Iterable[ClippedLine], where: str) -> str:
-    """'clues of rows 1, 3 <where> the left edge of the picture' (and of columns, the top)."""
+NOT_A_NONOGRAM = "no nonogram here"
+"""How every refusal of a picture that shows no nonogram begins."""
+
+
+def refuse_if_not_a_nonogram(layout: ClueLayout) -> None:
+    """Raise unless clue ink lines up with both the rows and the columns of the board.
+
+    A nonogram with any filled cell has clues in both directions; a grid without
+    them (a sudoku, a cage puzzle, a plain table) gives nothing to solve, and reading
+    it as a puzzle of empty clues would "solve" it without a single click.
+    """
+    board = layout.grid.rect
+    missing = [kind for kind, strips in (("rows", layout.rows), ("columns", layout.columns))
+               if not any(s.groups for s in strips)]
+    if missing:
+        raise InputError(f"{NOT_A_NONOGRAM}: no clue numbers line up with the board's "
+                         f"{' or '.join(missing)}",
+                         region=(board.x, board.y, board.w, board.h))
+
+
+def refuse_cut_board(image: np.ndarray, grid: Grid) -> None:
+    """A board running on past the picture's edge cannot be read whole: say which edge,
+    rather than read the lines that show against clues meant for more."""
+    side = continues_past(image, grid)
+    if side is None:
+        return
+    board = grid.rect
+    h_img, w_img = image.shape[:2]
+    region = {"bottom": (board.x, max(0, h_img - 1), board.w, 1),
+              "top": (board.x, 0, board.w, 1),
+              "right": (max(0, w_img - 1), board.y, 1, board.h),
+              "left": (0, board.y, 1, board.h)}[side]
+    bigger = "taller" if side in ("top", "bottom") else "wider"
+    raise InputError(f"the board continues past the window's {side} edge: make the window "
+                     f"{bigger} or zoom out", region=region)
+
+
+def refuse_numbers_on_every_side(sides: ClueSides, grid: Grid) -> None:
+    """Numbers beside the rows on both sides and beside the columns on both: a puzzle
+    whose clues are seen from each edge of the grid, not a nonogram."""
+    if sides.both("row") and sides.both("column"):
+        board = grid.rect
+        raise InputError(f"{NOT_A_NONOGRAM}: numbers stand on all four sides of the grid "
+                         "(a nonogram has clues on one side of the rows and one of the columns)",
+                         region=(board.x, board.y, board.w, board.h))
+
+
+def edge_lines(lines: Iterable[ClippedLine], where: str,
+               sides: tuple[str, str] = ("left", "top")) -> str:
+    """'clues of rows 1, 3 <where> the left edge of the picture' (and of columns, the top;
+    `sides`: the edges beyond the row and the column clues)."""
     named = {kind: [c.index for c in lines if c.kind == kind] for kind in ("row", "column")}
+    left, top = sides
 
     def names(kind: str) -> str:
         found = named[kind]
         return f"{kind}{'s' if len(found) > 1 else ''} {', '.join(str(i + 1) for i in found)}"
 
     if named["row"] and named["column"]:
-        return (f"clues of {names('row')} {where} the left edge of the picture and of "
-                f"{names('column')} the top edge")
+        return (f"clues of {names('row')} {where} the {left} edge of the picture and of "
+                f"{names('column')} the {top} edge")
     if named["row"]:
-        return f"clues of {names('row')} {where} the left edge of the picture"
-    return f"clues of {names('column')} {where} the top edge of the picture"
+        return f"clues of {names('row')} {where} the {left} edge of the picture"
+    return f"clues of {names('column')} {where} the {top} edge of the picture"
 
 
 def _edge_error(layout: ClueLayout, lines: Iterable[ClippedLine], where: str,
@@ -207,7 +262,8 @@ def _edge_error(layout: ClueLayout, lines: Iterable[ClippedLine], where: str,
     lines = list(lines)
     first = next((c for c in lines if c.kind == "row"), lines[0])  # edge_lines names rows first
     box = (layout.rows if first.kind == "row" else layout.columns)[first.index].box
-    return InputError(f"{edge_lines(lines, where)}{why}, so nothing is guessed",
+    return InputError(f"{edge_lines(lines, where, (layout.row_side, layout.column_side))}{why}"
+                      ", so nothing is guessed",
                       region=(box.x, box.y, box.w, box.h))
 
 
@@ -224,20 +280,30 @@ def clipped_lines(layout: ClueLayout, rows: list[list[ClueNumber]],
     lo, hi = gap_threshold(layout)
     joined = (lo + hi) / 2
     out = []
+    w_img, h_img = layout.image_size
     for kind, lines, touching in (("row", rows, layout.clipped_rows),
                                   ("column", columns, layout.clipped_columns)):
-        def start(n: ClueNumber, kind: str = kind) -> int:
+        # Measured from the picture's edge beyond the clues: on a band right of (below)
+        # the board, that is the far edge and the line's last number is the outermost.
+        far = layout.row_side == "right" if kind == "row" else layout.column_side == "bottom"
+
+        def start(n: ClueNumber, kind: str = kind, far: bool = far) -> int:
+            if far:
+                return w_img - n.box.right if kind == "row" else h_img - n.box.bottom
             return n.box.x if kind == "row" else n.box.y
 
-        def end(n: ClueNumber, kind: str = kind) -> int:
+        def end(n: ClueNumber, kind: str = kind, far: bool = far) -> int:
+            if far:
+                return w_img - n.box.x if kind == "row" else h_img - n.box.y
             return n.box.right if kind == "row" else n.box.bottom
 
-        apart = [start(b) - end(a) for line in lines for a, b in itertools.pairwise(line)]
+        apart = [start(b) - end(a) if not far else start(a) - end(b)
+                 for line in lines for a, b in itertools.pairwise(line)]
         spacing = min(apart) if apart else 2 * joined
         for i, line in enumerate(lines):
             if not line:
                 continue
-            margin = start(line[0])
+            margin = start(line[-1] if far else line[0])
             cut = margin == 0 or (kind == "row" and margin <= joined)
             if cut or i in touching:
                 out.append(ClippedLine(kind, i, cut, 1))

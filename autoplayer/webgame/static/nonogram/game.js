@@ -76,27 +76,46 @@
     return skin.zero === "0" ? [0] : [];
   }
 
+  // --- layout options: where the clues stand, how the board is framed, text nearby ------
+  // (LAYOUT_CHOICES in webgame/nonogram.py; how things look is the skin's business).
+  const L = Object.assign({ rows: "left", columns: "top", frame: true, fives: true,
+    clue_cells: "skin", heading: "", status: "" }, cfg.layout || {});
+  const gridCells = L.clue_cells === "grid"; // clue boxes drawn exactly like grid cells
+  const rowsRight = L.rows === "right";
+  const colsBottom = L.columns === "bottom";
+
   // --- layout -------------------------------------------------------------------------
-  const boxed = skin.clues === "boxed";
-  const bands = skin.clues === "bands";
+  const boxed = gridCells || (L.clue_cells === "skin" && skin.clues === "boxed");
+  const bands = L.clue_cells === "skin" && skin.clues === "bands";
   const lineH = boxed ? pitch : isPixel ? 12 * block : Math.round(fontPx * 1.25);
   const rowGap = isPixel ? 5 * block : Math.round(fontPx * 0.55);
   const colShown = puzzle.columns.map(shown);
   const rowShown = puzzle.rows.map(shown);
   const maxCol = Math.max(1, ...colShown.map((c) => c.length));
   const maxRow = Math.max(1, ...rowShown.map((c) => c.length));
-  const boxW = Math.max(pitch, ...rowShown.flat().map((n) => numberWidth(n) + 6));
-  const toBoard = boxed ? 1 : isPixel ? Math.max(3, 2 * block) : 5;
+  const boxW = gridCells ? pitch : Math.max(pitch, ...rowShown.flat().map((n) => numberWidth(n) + 6));
+  const toBoard = gridCells ? 0 : boxed ? 1 : isPixel ? Math.max(3, 2 * block) : 5;
   function rowTextWidth(nums) {
     if (boxed) return nums.length * boxW;
     return nums.reduce((a, n) => a + numberWidth(n), 0) + Math.max(0, nums.length - 1) * rowGap;
   }
   const widest = Math.max(...rowShown.map(rowTextWidth), boxed ? maxRow * boxW : 0);
-  const bx = (boxed ? 1 : 10) + widest + toBoard;
-  const by = (boxed ? 1 : 8) + maxCol * lineH + toBoard;
   const thick = skin.thick || 2;
-  const cssW = bx + W * pitch + thick;
-  const cssH = by + H * pitch + thick;
+  const marginX = boxed ? 1 : 10, marginY = boxed ? 1 : 8;
+  const rowBand = widest + toBoard, colBand = maxCol * lineH + toBoard;
+  // A heading just beyond the column clues (or above the board when they are below it),
+  // a status line beyond the other side: page text a reader must not take for clues.
+  const textPx = Math.max(12, Math.round(pitch * 0.8));
+  const headBlock = L.heading ? Math.round(textPx * 1.5) : 0;
+  const statusBlock = L.status ? Math.round(textPx * 1.5) : 0;
+  const bx = marginX + (rowsRight ? 0 : rowBand);
+  const by = marginY + headBlock + (colsBottom ? 0 : colBand);
+  const boardRight = bx + W * pitch + thick, boardBottom = by + H * pitch + thick;
+  const cssW = boardRight + (rowsRight ? rowBand + marginX : 0);
+  const cssH = boardBottom + (colsBottom ? colBand + marginY : 0) + statusBlock;
+  // Where each line's clue area starts on the board's side (the slot next to the board).
+  const colNear = colsBottom ? by + H * pitch + toBoard : by - toBoard;
+  const rowNear = rowsRight ? bx + W * pitch + toBoard + (boxed ? 0 : thick) : bx - toBoard;
   const dpr = window.devicePixelRatio || 1;
   canvas.width = Math.round(cssW * dpr);
   canvas.height = Math.round(cssH * dpr);
@@ -114,7 +133,7 @@
     const nums = colShown[c];
     const places = [];
     nums.forEach((n, k) => {
-      const slotTop = by - toBoard - (nums.length - k) * lineH;
+      const slotTop = colsBottom ? colNear + k * lineH : colNear - (nums.length - k) * lineH;
       const w = numberWidth(n), h = numberHeight();
       const x = xLine(c) + Math.floor((pitch + 1 - w) / 2); // centred in the cell's interior
       const y = slotTop + Math.round((lineH - h) / 2);
@@ -125,7 +144,20 @@
   for (let r = 0; r < H; r++) {
     const nums = rowShown[r];
     const places = [];
-    let right = bx - toBoard;
+    if (rowsRight) { // left-aligned, the first number next to the board
+      let left = rowNear;
+      nums.forEach((n) => {
+        const w = numberWidth(n), h = numberHeight();
+        const slotW = boxed ? boxW : w;
+        const x = left + (boxed ? Math.round((boxW - w) / 2) : 0);
+        const y = yLine(r) + Math.round((pitch - h) / 2) + 1;
+        places.push({ value: n, x, y, w, h, slot: { x: left, y: yLine(r), w: slotW, h: pitch } });
+        left += slotW + (boxed ? 0 : rowGap);
+      });
+      cluePlaces.rows.push(places);
+      continue;
+    }
+    let right = rowNear;
     for (let k = nums.length - 1; k >= 0; k--) {
       const n = nums[k];
       const w = numberWidth(n), h = numberHeight();
@@ -169,45 +201,65 @@
     return g;
   }
 
+  // The clue band's extent across the lines, from the canvas side to the board side.
+  const colFar = colsBottom ? cssH - statusBlock : headBlock;
+  const colBoard = colsBottom ? boardBottom : by;
+  const rowFar = rowsRight ? cssW : 0;
+  const rowBoard = rowsRight ? boardRight : bx;
+  const boxLine = gridCells ? colours.grid : colours.boxLine;
+  const boxFill = gridCells ? colours.cell : colours.box;
+
+  function drawBox(x, y, w, h, hot) {
+    ctx.fillStyle = boxLine;
+    ctx.fillRect(x, y, w + 1, h + 1);
+    ctx.fillStyle = hot ? colours.hoverBand : boxFill;
+    ctx.fillRect(x + 1, y + 1, w - 1, h - 1);
+  }
+
   function drawClueBackgrounds() {
+    const colLo = Math.min(colFar, colBoard), colHi = Math.max(colFar, colBoard);
+    const rowLo = Math.min(rowFar, rowBoard), rowHi = Math.max(rowFar, rowBoard);
     for (let c = 0; c < W; c++) {
       const hot = hover && hover.c === c;
       const x = xLine(c) + 1, w = pitch - 1;
       if (bands) {
-        ctx.fillStyle = fadeGradient(0, 0, 0, by, hot ? colours.hoverBand : c % 2 ? colours.band2 : colours.band1);
-        ctx.fillRect(x, 0, w, by - 2);
+        ctx.fillStyle = fadeGradient(0, colFar, 0, colBoard, hot ? colours.hoverBand : c % 2 ? colours.band2 : colours.band1);
+        ctx.fillRect(x, colLo + (colsBottom ? 2 : 0), w, colHi - colLo - 2);
       } else if (boxed) {
         for (let k = 0; k < maxCol; k++) {
-          const y = by - toBoard - (k + 1) * lineH;
-          ctx.fillStyle = colours.boxLine;
-          ctx.fillRect(xLine(c), y, pitch + 1, lineH + 1);
-          ctx.fillStyle = hot ? colours.hoverBand : colours.box;
-          ctx.fillRect(xLine(c) + 1, y + 1, pitch - 1, lineH - 1);
+          const y = colsBottom ? colNear + k * lineH : colNear - (k + 1) * lineH;
+          drawBox(xLine(c), y, pitch, lineH, hot);
         }
       } else if (hot) {
         ctx.fillStyle = colours.hoverBand;
-        ctx.fillRect(x, 2, w, by - 4);
+        ctx.fillRect(x, colLo + 2, w, colHi - colLo - 4);
       }
     }
     for (let r = 0; r < H; r++) {
       const hot = hover && hover.r === r;
       const y = yLine(r) + 1, h = pitch - 1;
       if (bands) {
-        ctx.fillStyle = fadeGradient(0, 0, bx, 0, hot ? colours.hoverBand : r % 2 ? colours.band2 : colours.band1);
-        ctx.fillRect(0, y, bx - 2, h);
+        ctx.fillStyle = fadeGradient(rowFar, 0, rowBoard, 0, hot ? colours.hoverBand : r % 2 ? colours.band2 : colours.band1);
+        ctx.fillRect(rowLo + (rowsRight ? 2 : 0), y, rowHi - rowLo - 2, h);
       } else if (boxed) {
         for (let k = 0; k < maxRow; k++) {
-          const x = bx - toBoard - (k + 1) * boxW;
-          ctx.fillStyle = colours.boxLine;
-          ctx.fillRect(x, yLine(r), boxW + 1, pitch + 1);
-          ctx.fillStyle = hot ? colours.hoverBand : colours.box;
-          ctx.fillRect(x + 1, yLine(r) + 1, boxW - 1, pitch - 1);
+          const x = rowsRight ? rowNear + k * boxW : rowNear - (k + 1) * boxW;
+          drawBox(x, yLine(r), boxW, pitch, hot);
         }
       } else if (hot) {
         ctx.fillStyle = colours.hoverBand;
-        ctx.fillRect(2, y, bx - 4, h);
+        ctx.fillRect(rowLo + 2, y, rowHi - rowLo - 4, h);
       }
     }
+  }
+
+  function drawPageText() {
+    ctx.fillStyle = colours.ink;
+    ctx.textBaseline = "alphabetic";
+    ctx.font = `bold ${textPx}px ${isPixel ? "\"DejaVu Sans\", sans-serif" : skin.font}`;
+    if (L.heading) ctx.fillText(L.heading, bx, marginY + Math.round(textPx * 1.1));
+    if (L.status) ctx.fillText(L.status, bx, cssH - Math.round(textPx * 0.35));
+    if (!isPixel) setFont(fontPx);
   }
 
   function drawPixelNumber(n, x, y, ink, shadow) {
@@ -299,14 +351,19 @@
 
   function drawLines() {
     const bw = W * pitch, bh = H * pitch;
+    // Without a frame only the inner lines are drawn: the outer cells open on the page.
+    const outer = L.frame ? 0 : 1;
     ctx.fillStyle = colours.grid;
-    for (let i = 0; i <= W; i++) ctx.fillRect(xLine(i), by, 1, bh + 1);
-    for (let j = 0; j <= H; j++) ctx.fillRect(bx, yLine(j), bw + 1, 1);
+    for (let i = outer; i <= W - outer; i++) ctx.fillRect(xLine(i), by, 1, bh + 1);
+    for (let j = outer; j <= H - outer; j++) ctx.fillRect(bx, yLine(j), bw + 1, 1);
     // Thick lines every 5 cells, centred on the thin one; the border is thick too.
     const lo = Math.floor((thick - 1) / 2);
     ctx.fillStyle = colours.thickLine;
-    for (let i = 5; i < W; i += 5) ctx.fillRect(xLine(i) - lo, by, thick, bh + 1);
-    for (let j = 5; j < H; j += 5) ctx.fillRect(bx, yLine(j) - lo, bw + 1, thick);
+    if (L.fives) {
+      for (let i = 5; i < W; i += 5) ctx.fillRect(xLine(i) - lo, by, thick, bh + 1);
+      for (let j = 5; j < H; j += 5) ctx.fillRect(bx, yLine(j) - lo, bw + 1, thick);
+    }
+    if (!L.frame) return;
     ctx.fillStyle = colours.border;
     ctx.fillRect(bx - lo, by - lo, bw + thick, thick);
     ctx.fillRect(bx - lo, yLine(H) - lo, bw + thick, thick);
@@ -325,6 +382,7 @@
     ctx.fillStyle = colours.canvas;
     ctx.fillRect(0, 0, cssW, cssH);
     drawClueBackgrounds();
+    drawPageText();
     drawClues();
     drawCells();
     drawLines();
@@ -387,8 +445,11 @@
       xs: Array.from({ length: W + 1 }, (_, i) => ox + xLine(i)),
       ys: Array.from({ length: H + 1 }, (_, j) => oy + yLine(j)),
       canvas: { x: ox, y: oy, w: cssW, h: cssH },
-      rowClueArea: { x: ox, y: oy + by, w: bx, h: H * pitch + 1 },
-      columnClueArea: { x: ox + bx, y: oy, w: W * pitch + 1, h: by },
+      rowClueArea: rowsRight ? { x: ox + boardRight, y: oy + by, w: cssW - boardRight, h: H * pitch + 1 }
+        : { x: ox, y: oy + by, w: bx, h: H * pitch + 1 },
+      columnClueArea: colsBottom ? { x: ox + bx, y: oy + boardBottom, w: W * pitch + 1, h: cssH - boardBottom }
+        : { x: ox + bx, y: oy, w: W * pitch + 1, h: by },
+      layoutOptions: L,
       clues: {
         rows: cluePlaces.rows.map((ps) => ps.map(number)),
         columns: cluePlaces.columns.map((ps) => ps.map(number)),

@@ -1,0 +1,136 @@
+"""Which sides of a located board hold its clues: ink lined up with the rows and columns.
+
+Games put row clues left or right of the board and column clues above or below
+it. The clue side is the one where, close to the board, nearly every row (column)
+has ink inside its own span: a number sits beside every line. Page text, a
+heading or a button lines up with a few lines at most. Ink beside the lines on
+both opposite sides is the mark of another kind of puzzle (numbers seen from
+each side of the grid), not of a nonogram.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from autoplayer.vision.grid import Grid
+from autoplayer.vision.image import runs
+
+REACH = 2.5
+"""How far from the board (cell pitches) the nearest clue number is looked for."""
+LINED_UP = 0.5
+"""Share of the lines that must have ink beside them for a side to hold clues."""
+MIN_STEP = 40.0
+"""Luminance steps (0..255) a stroke departs from its strip's ground by, at least."""
+
+
+@dataclass(frozen=True)
+class ClueSides:
+    row: str = "left"
+    """'left' or 'right': where the row clues are."""
+    column: str = "top"
+    """'top' or 'bottom': where the column clues are."""
+    scores: tuple[tuple[str, float], ...] = ()
+    """Share of the lines with ink beside them, by side."""
+
+    def score(self, side: str) -> float:
+        return dict(self.scores).get(side, 0.0)
+
+    def both(self, kind: str) -> bool:
+        """Numbers stand beside the lines on both opposite sides."""
+        a, b = ("left", "right") if kind == "row" else ("top", "bottom")
+        return self.score(a) >= LINED_UP and self.score(b) >= LINED_UP
+
+
+def clue_sides(lum: np.ndarray, grid: Grid) -> ClueSides:
+    """The side holding each direction's clues (left and top when neither shows any)."""
+    board = grid.rect
+    h_img, w_img = lum.shape
+    reach = max(4, int(REACH * grid.pitch))
+    margin = max(2, round(grid.pitch * 0.08))
+    scores = {
+        "left": _lined_up(lum, grid.ys, max(0, board.x - reach), board.x - margin, 0, True),
+        "right": _lined_up(lum, grid.ys, board.right + margin, min(w_img, board.right + reach),
+                           0, False),
+        "top": _lined_up(lum, grid.xs, max(0, board.y - reach), board.y - margin, 1, True),
+        "bottom": _lined_up(lum, grid.xs, board.bottom + margin,
+                            min(h_img, board.bottom + reach), 1, False),
+    }
+    row = "right" if scores["right"] > scores["left"] and scores["right"] >= LINED_UP else "left"
+    column = ("bottom" if scores["bottom"] > scores["top"] and scores["bottom"] >= LINED_UP
+              else "top")
+    return ClueSides(row, column, tuple(scores.items()))
+
+
+def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: int,
+              axis: int, board_at_hi: bool) -> float:
+    """Share of the lines (`spans` along them) with ink in [lo, hi) across them.
+
+    axis 0: rows (spans are y-ranges, lo..hi an x-range); axis 1: columns.
+    Each line's strip is its cell span less a sixth at each end, clear of the
+    grid lines. Ink that runs on across the gap between two lines, where clue
+    numbers stop short, is a rule (a box border), and so is a thin line in the same
+    place across most strips with nothing beside it (a dashed frame). Above or below
+    the board, ink crossing some of the gaps themselves is page text running across
+    the columns: from the nearest such text outwards nothing counts.
+    """
+    if hi - lo < 3 or len(spans) < 2:
+        return 0.0
+    region = lum[:, lo:hi] if axis == 0 else lum[lo:hi, :].T
+    cuts = [max(1, (b - a) // 6) for a, b in spans]
+    height = min(b - a - 2 * c for (a, b), c in zip(spans, cuts, strict=True))
+    if height < 3:
+        return 0.0
+    pitch = int(np.median([b - a for a, b in spans])) + 1
+    inks = _stacked_ink(region, np.array([a + c for (a, _), c in zip(spans, cuts, strict=True)]
+                                         )[:, None] + np.arange(height), pitch)
+    ends = np.array([spans[k - 1][1] for k in range(1, len(spans))])
+    starts = np.array([spans[k][0] for k in range(1, len(spans))])
+    mids = (ends + starts) // 2
+    # A rule crosses the gap between two lines (ink on the rows just before and after
+    # it); a number stops short of it.
+    around = _stacked_ink(region, np.stack([ends - 1, mids, starts], axis=1), pitch)
+    rules = (around[:, 0] & around[:, -1]).sum(axis=0)
+    # Through the line itself and a row on either side: a drop shadow reaching the
+    # line is no text running across it.
+    through = _stacked_ink(region, np.stack([mids - 1, mids, mids + 1], axis=1), pitch)
+    cross = (through.sum(axis=1) >= 2).sum(axis=0)
+    # Text crosses some of the gaps (a rule along the board, or the drop shadows of
+    # numbers stacked in every line, nearly all of them).
+    crossed = (cross >= max(2.0, 0.1 * len(spans))) & (cross < 0.8 * len(spans))
+    # A line of text is a few pixels deep at least; the end of a thick line is not.
+    lines = [(a, b) for a, b in runs(crossed) if b - a >= 3]
+    # (Beside the rows, tall digits' drop shadows cross the gaps as text does: there
+    # only the long gap before the band's far side keeps page text out.)
+    if lines and axis == 1:
+        # From the nearest text line outwards, its descenders (a third of it) included.
+        a, b = max(lines) if board_at_hi else min(lines)
+        tail = (b - a) // 3 + 1
+        beyond = slice(None, b + tail) if board_at_hi else slice(max(0, a - tail), None)
+        inks[:, :, beyond] = False
+    # A thin line at one place in every strip, nothing beside it: a rule broken up (dashed).
+    cover = inks.mean(axis=(0, 1))
+    padded = np.pad(cover, 4)
+    beside = np.maximum(padded[1:-7], padded[2:-6])  # 3 and 2 columns before
+    beside = np.maximum(beside, np.maximum(padded[6:-2], padded[7:-1]))  # 2 and 3 after
+    ruled = (rules >= 0.25 * len(ends)) | ((cover >= 0.3) & (beside < 0.05))
+    inks[:, :, ruled] = False
+    hits = inks.sum(axis=(1, 2)) >= max(3, 0.3 * height)
+    return float(hits.sum()) / len(spans)
+
+
+def _stacked_ink(region: np.ndarray, rows: np.ndarray, pitch: int) -> np.ndarray:
+    """For each row of `rows` (indices into `region`, one part per row): what departs
+    from that part's ground (its median) by a stroke's contrast, less runs along the
+    band longer than `pitch` (a grid line, the seam or edge of a band). (n, h, width)."""
+    parts = region[rows]
+    n, h, w = parts.shape
+    ground = np.median(parts.reshape(n, -1), axis=1)
+    diff = np.abs(parts - ground[:, None, None])
+    step = np.maximum(MIN_STEP, 0.3 * diff.max(axis=(1, 2)))
+    ink = (diff > step[:, None, None]).astype(np.uint8).reshape(n * h, w)
+    if w > pitch:
+        ink &= 1 - cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, pitch), np.uint8))
+    return ink.reshape(n, h, w).astype(bool)
