@@ -7,7 +7,13 @@
   const cfg = JSON.parse(document.getElementById("config").textContent);
   const P = cfg.puzzle, look = cfg.look, scheme = cfg.scheme;
   const R = P.rows, C = P.cols, N = R * C;
-  const pitch = look.cell;
+  // The cell size asked for, made smaller when the board would not fit the window (as
+  // sites do); never below 24 px.
+  const canvas = document.getElementById("board");
+  const fit = (space, n) => Math.floor((space - 4) / n);
+  const top = canvas.getBoundingClientRect().top;
+  const pitch = Math.max(24, Math.min(look.cell, fit(window.innerHeight - top - 40, R),
+                                      fit(window.innerWidth - 60, C)));
   const load = Math.random().toString(36).slice(2, 10);
   document.body.className = look.theme;
 
@@ -58,7 +64,6 @@
   }
 
   // --- canvas -----------------------------------------------------------------------------
-  const canvas = document.getElementById("board");
   const ctx = canvas.getContext("2d");
   const cssW = 2 * margin + C * pitch, cssH = 2 * margin + R * pitch;
   const dpr = window.devicePixelRatio || 1;

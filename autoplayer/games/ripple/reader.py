@@ -1,0 +1,289 @@
+"""Reading a Ripple Effect board from a screenshot: rooms, given digits, entered digits.
+
+The lattice and rooms come from `board`. In each cell, ink is what departs
+from the cell colour by half the cell's strongest departure; its pieces are
+sorted out by size and place: the cursor's outline spans the cell, pencil
+marks are small and sit in corners, a value's one or two digits are tall and
+near the middle. Digits are read by the scanline state machines, with
+templates as a second opinion when a set is given (`numbers.read_digit`).
+
+Givens and entered values differ by look only (ink colour, or stroke weight):
+the digits are split into two looks when they clearly differ, the heavier,
+higher-contrast look being the givens'. Later readings keep the first one's
+givens and re-read only the other cells.
+
+Before anyone acts, a reading is checked: every value is 1..12 and no larger
+than its room, no glyph is barely legible, no cell holds three digits.
+Otherwise `InputError` names the cell's pixel region.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from autoplayer.errors import InputError
+from autoplayer.games.ripple.board import Lattice, Rooms, departure, find_lattice, read_rooms, region
+from autoplayer.games.ripple.model import EMPTY, Puzzle
+from autoplayer.geometry import Rect
+from autoplayer.vision.clues import Glyph
+from autoplayer.vision.numbers import ClueNumber, make_number, read_digit
+from autoplayer.vision.templates import TemplateSet
+
+INK_SHARE = 0.5
+"""Ink departs from the cell colour by at least this share of the cell's strongest departure."""
+MIN_INK = 40
+"""A cell whose strongest departure is below this (0..255) holds nothing."""
+VALUE_HEIGHT = 0.26
+"""A value's digits are at least this share of the pitch tall (pencil marks are smaller)."""
+SPAN = 0.72
+"""Ink spanning this share of a cell is an outline (the cursor), not a digit."""
+MIN_CONFIDENCE = 0.12
+"""A digit read with less confidence is refused rather than guessed."""
+MAX_VALUE = 12
+LOOK_COLOUR = 45.0
+"""Two looks whose ink colours differ this much (largest channel) are told apart by colour."""
+LOOK_WEIGHT = 1.3
+"""Two looks whose strokes differ by this factor are told apart by weight."""
+
+
+@dataclass(frozen=True)
+class CellValue:
+    """A value read in a cell, and how its ink looks."""
+
+    number: ClueNumber
+    colour: tuple[float, float, float]
+    """Mean colour of the ink's core."""
+    stroke: float
+    """Stroke width relative to the glyph height (weight)."""
+
+
+@dataclass(frozen=True, eq=False)
+class RippleReading:
+    """A Ripple Effect board as the screen shows it, in frame pixels."""
+
+    lattice: Lattice
+    rooms: Rooms
+    values: tuple[int, ...]
+    """What every cell shows (EMPTY when nothing), givens included."""
+    given: tuple[bool, ...]
+    """Which cells hold givens (told by look on the first reading, kept after)."""
+    cells: tuple[CellValue | None, ...]
+    template_set: str | None = None
+    """The calibrated digit templates the reading needed, if any."""
+
+    @property
+    def rows(self) -> int:
+        return self.lattice.rows
+
+    @property
+    def cols(self) -> int:
+        return self.lattice.cols
+
+    @property
+    def puzzle(self) -> Puzzle:
+        """The rooms and the givens, as the solver takes them."""
+        givens = tuple(v if g else EMPTY for v, g in zip(self.values, self.given, strict=True))
+        return Puzzle.build([self.rooms.rooms[r * self.cols:(r + 1) * self.cols]
+                             for r in range(self.rows)],
+                            [givens[r * self.cols:(r + 1) * self.cols] for r in range(self.rows)])
+
+    @property
+    def entered(self) -> tuple[int, ...]:
+        """Values the player entered (EMPTY elsewhere)."""
+        return tuple(EMPTY if g else v for v, g in zip(self.values, self.given, strict=True))
+
+
+def read_ripple(rgb: np.ndarray, templates: TemplateSet | None = None,
+                previous: RippleReading | None = None,
+                fallbacks: Iterable[TemplateSet] = ()) -> RippleReading:
+    """The board the image shows; InputError naming the pixel region when it cannot be trusted.
+
+    The digits are read by the state machines (with `templates` as a second
+    opinion when given); when that reading does not check out, again with each
+    of `fallbacks` in turn (the calibrated sets), and the first that checks out
+    is taken. With `previous`, the board is where it was and its rooms and
+    givens stand; only the other cells are read again.
+    """
+    rgb = np.ascontiguousarray(rgb[..., :3])
+    if previous is None:
+        lattice = find_lattice(rgb)
+        rooms = read_rooms(rgb, lattice)
+        skip: tuple[bool, ...] = (False,) * (lattice.rows * lattice.cols)
+    else:
+        lattice, rooms, skip = previous.lattice, previous.rooms, previous.given
+    first: InputError | None = None
+    for opinion in itertools.chain((templates,), fallbacks):
+        try:
+            return _reading(rgb, lattice, rooms, skip, opinion, previous)
+        except InputError as err:
+            first = first or err
+    assert first is not None
+    raise first
+
+
+def _reading(rgb: np.ndarray, lattice: Lattice, rooms: Rooms, skip: tuple[bool, ...],
+             templates: TemplateSet | None, previous: RippleReading | None) -> RippleReading:
+    cells = _read_cells(rgb, lattice, templates, skip)
+    if previous is None:
+        given = _givens(cells)
+    else:
+        given = previous.given
+        cells = [old if g else new for old, new, g in zip(previous.cells, cells, given,
+                                                          strict=True)]
+    values = tuple(EMPTY if c is None else c.number.value for c in cells)
+    reading = RippleReading(lattice, rooms, values, given, tuple(cells),
+                            None if templates is None else templates.name)
+    _validate(reading)
+    return reading
+
+
+def _read_cells(rgb: np.ndarray, lattice: Lattice, templates: TemplateSet | None,
+                skip: tuple[bool, ...]) -> list[CellValue | None]:
+    bg = np.array(lattice.background)
+    out: list[CellValue | None] = []
+    for i in range(lattice.rows * lattice.cols):
+        out.append(None if skip[i] else _read_cell(rgb, lattice, i, bg, templates))
+    return out
+
+
+def _read_cell(rgb: np.ndarray, lattice: Lattice, index: int, bg: np.ndarray,
+               templates: TemplateSet | None) -> CellValue | None:
+    box = lattice.cell(index)
+    patch = rgb[box.y:box.bottom, box.x:box.right]
+    dep = departure(patch, bg)
+    peak = int(dep.max()) if dep.size else 0
+    if peak < MIN_INK:
+        return None
+    ink = (dep >= max(MIN_INK, INK_SHARE * peak)).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    pitch = lattice.pitch
+    parts = []
+    for k in range(1, n):
+        x, y, w, h, _ = (int(v) for v in stats[k])
+        if w >= SPAN * box.w or h >= SPAN * box.h:
+            continue  # the cursor's outline
+        if h < VALUE_HEIGHT * pitch:
+            continue  # a pencil mark, a speck
+        parts.append((x, y, w, h, k))
+    if not parts:
+        return None
+    parts.sort()
+    glyphs: list[tuple[int, int, int, int, np.ndarray]] = []
+    for x, y, w, h, k in parts:
+        mask = labels[y:y + h, x:x + w] == k
+        if glyphs and x < glyphs[-1][0] + glyphs[-1][2] - 1:
+            glyphs[-1] = _merge(glyphs[-1], (x, y, w, h, mask))
+        else:
+            glyphs.append((x, y, w, h, mask))
+    if len(glyphs) > 2:
+        raise InputError(f"the cell at row {index // lattice.cols + 1} column "
+                         f"{index % lattice.cols + 1} holds {len(glyphs)} glyphs, not a number "
+                         f"of 1 or 2 digits", region=region(box))
+    digits = [read_digit(Glyph(Rect(box.x + x, box.y + y, w, h), mask), templates)
+              for x, y, w, h, mask in glyphs]
+    number = make_number(digits)
+    core = dep >= max(MIN_INK, 0.8 * peak)
+    colour = patch[core].mean(axis=0) if core.any() else patch.reshape(-1, 3).mean(axis=0)
+    strokes = [_stroke(mask) for *_, mask in glyphs]
+    height = max(h for _, _, _, h, _ in glyphs)
+    return CellValue(number, (float(colour[0]), float(colour[1]), float(colour[2])),
+                     float(np.mean(strokes)) / height)
+
+
+def _merge(a: tuple[int, int, int, int, np.ndarray], b: tuple[int, int, int, int, np.ndarray]
+           ) -> tuple[int, int, int, int, np.ndarray]:
+    """Two pieces overlapping across are one glyph (a stroke broken by antialiasing)."""
+    x0, y0 = min(a[0], b[0]), min(a[1], b[1])
+    x1, y1 = max(a[0] + a[2], b[0] + b[2]), max(a[1] + a[3], b[1] + b[3])
+    mask = np.zeros((y1 - y0, x1 - x0), bool)
+    for x, y, w, h, m in (a, b):
+        mask[y - y0:y - y0 + h, x - x0:x - x0 + w] |= m
+    return x0, y0, x1 - x0, y1 - y0, mask
+
+
+def _stroke(mask: np.ndarray) -> float:
+    """Typical stroke width: twice the mean distance of ink to the nearest background."""
+    padded = np.pad(mask, 1).astype(np.uint8)
+    dist = cv2.distanceTransform(padded, cv2.DIST_L2, 3)
+    return 2.0 * float(dist[padded > 0].mean())
+
+
+def _givens(cells: list[CellValue | None]) -> tuple[bool, ...]:
+    """Which values are givens: all of them unless the digits show two clearly different
+    looks; then the look with the stronger ink (contrast times weight) is the givens'."""
+    found = [i for i, c in enumerate(cells) if c is not None]
+    given = [c is not None for c in cells]
+    if len(found) < 2:
+        return tuple(given)
+    colours = np.array([cells[i].colour for i in found])  # type: ignore[union-attr]
+    strokes = np.array([cells[i].stroke for i in found])  # type: ignore[union-attr]
+    groups = _split(colours, strokes)
+    if groups is None:
+        return tuple(given)
+    a, b = groups
+    lum = colours @ np.array([0.299, 0.587, 0.114])
+    weight = strokes
+    # Givens stand out most: further from the middle grey (dark on light, light on dark)
+    # and heavier.
+    contrast = np.abs(lum - 127.5)
+    strength = contrast * weight
+    entered = b if strength[a].mean() >= strength[b].mean() else a
+    for k in entered:
+        given[found[k]] = False
+    return tuple(given)
+
+
+def _split(colours: np.ndarray, strokes: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Two groups of digit indices when the looks differ clearly (by colour, else by weight)."""
+    spread = colours.max(axis=0) - colours.min(axis=0)
+    channel = int(np.argmax(spread))
+    if spread[channel] >= LOOK_COLOUR:
+        values = colours[:, channel]
+        cut = _gap_cut(values)
+        if cut is not None:
+            return np.flatnonzero(values < cut), np.flatnonzero(values >= cut)
+    cut = _gap_cut(np.log(strokes))
+    if cut is not None and np.exp(cut) and strokes.max() / strokes.min() >= LOOK_WEIGHT:
+        return np.flatnonzero(np.log(strokes) < cut), np.flatnonzero(np.log(strokes) >= cut)
+    return None
+
+
+def _gap_cut(values: np.ndarray) -> float | None:
+    """The middle of the widest gap in the sorted values, if it is wider than either side's
+    spread (two clear groups), else None."""
+    v = np.sort(values)
+    gaps = np.diff(v)
+    if not len(gaps):
+        return None
+    k = int(np.argmax(gaps))
+    widest = gaps[k]
+    lo, hi = v[:k + 1], v[k + 1:]
+    if widest <= 2 * max(np.ptp(lo), np.ptp(hi), 1e-6):
+        return None
+    return float((v[k] + v[k + 1]) / 2)
+
+
+def _validate(reading: RippleReading) -> None:
+    sizes = reading.puzzle.room_size
+    for i, cell in enumerate(reading.cells):
+        if cell is None:
+            continue
+        box = reading.lattice.cell(i)
+        where = f"the cell at row {i // reading.cols + 1} column {i % reading.cols + 1}"
+        value = cell.number.value
+        if cell.number.confidence < MIN_CONFIDENCE:
+            raise InputError(f"{where} holds a number read as {value} with too little "
+                             f"confidence ({cell.number.confidence:.2f})", region=region(box))
+        if not 1 <= value <= min(MAX_VALUE, sizes[i]):
+            raise InputError(f"{where} reads {value}, but its room has {sizes[i]} cells",
+                             region=region(box))
+
+
+def with_values(reading: RippleReading, values: tuple[int, ...]) -> RippleReading:
+    """The reading with other values (tests and overlays)."""
+    return replace(reading, values=values)
