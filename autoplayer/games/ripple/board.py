@@ -19,6 +19,7 @@ Rooms are the cells joined by plain edges; a border that ends inside a room
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -177,8 +178,12 @@ def _background(rgb: np.ndarray) -> np.ndarray:
 
 
 def departure(rgb: np.ndarray, background: np.ndarray) -> np.ndarray:
-    """How far each pixel is from the background colour: the largest channel difference."""
-    return np.abs(rgb.astype(np.int16) - background.astype(np.int16)).max(axis=2)
+    """How far each pixel is from the background colour: the largest channel difference
+    (uint8)."""
+    diff = cv2.absdiff(np.ascontiguousarray(rgb), np.full_like(rgb, 0) + background.astype(
+        np.uint8).reshape(1, 1, 3))
+    r, g, b = cv2.split(diff)
+    return cv2.max(cv2.max(r, g), b)
 
 
 def _line_centres(ink: np.ndarray, axis: int) -> list[tuple[int, int]]:
@@ -203,11 +208,12 @@ def _even(centres: list[float], frame: Rect, what: str) -> tuple[int, ...]:
                          region=region(frame))
     # Near-equal gaps refine the pitch; each gap must be a whole number of it.
     out = [centres[0]]
-    for a, b in zip(centres, centres[1:], strict=False):
+    for a, b in itertools.pairwise(centres):
         k = round((b - a) / pitch)
         if k < 1 or abs((b - a) - k * pitch) > max(2.0, 0.08 * pitch):
             raise InputError(f"the board's {what} lines are unevenly spaced "
-                             f"({b - a:.0f} px after {a - centres[0]:.0f} px)", region=region(frame))
+                             f"({b - a:.0f} px after {a - centres[0]:.0f} px)",
+                             region=region(frame))
         out += [a + (b - a) * j / k for j in range(1, k + 1)]
     return tuple(round(c) for c in out)
 
@@ -239,32 +245,41 @@ def find_lattice(rgb: np.ndarray) -> Lattice:
 
 def _edge_ink(dep: np.ndarray, lattice: Lattice) -> tuple[np.ndarray, np.ndarray, float]:
     """Ink across every inner edge (summed over the line's width, averaged along the middle
-    of the edge, clear of corners and notes), and the frame's, measured alike."""
+    of the edge, clear of corners and notes), and the frame's, measured alike.
+
+    `dep` is the departure from the cell colour inside the frame (frame coordinates).
+    """
     half = lattice.line // 2 + 1
-    xs, ys, rows, cols = lattice.xs, lattice.ys, lattice.rows, lattice.cols
     f = lattice.frame
+    xs = [x - f.x for x in lattice.xs]
+    ys = [y - f.y for y in lattice.ys]
+    rows, cols = lattice.rows, lattice.cols
     d = dep.astype(np.float32) / 255.0
+    # Summed across a line's width once per line, then averaged along each cell's middle.
+    cum_x = np.cumsum(np.pad(d, ((0, 0), (1, 0))), axis=1)
+    cum_y = np.cumsum(np.pad(d, ((1, 0), (0, 0))), axis=0)
+    h, w = d.shape
 
-    def across_x(x: int, y0: int, y1: int) -> float:
-        lo, hi = max(x - half, f.x), min(x + half + 1, f.right)
-        return float(d[y0:y1, lo:hi].sum(axis=1).mean())
+    def across_x(x: int) -> np.ndarray:
+        lo, hi = max(x - half, 0), min(x + half + 1, w)
+        return cum_x[:, hi] - cum_x[:, lo]
 
-    def across_y(y: int, x0: int, x1: int) -> float:
-        lo, hi = max(y - half, f.y), min(y + half + 1, f.bottom)
-        return float(d[lo:hi, x0:x1].sum(axis=0).mean())
+    def across_y(y: int) -> np.ndarray:
+        lo, hi = max(y - half, 0), min(y + half + 1, h)
+        return cum_y[hi] - cum_y[lo]
 
-    def mid(a: int, b: int) -> tuple[int, int]:
-        m = max(1, round((b - a) * 0.3))
-        return a + m, b - m
+    def middles(profile: np.ndarray, edges: list[int]) -> list[float]:
+        out = []
+        for a, b in itertools.pairwise(edges):
+            m = max(1, round((b - a) * 0.3))
+            out.append(float(profile[a + m:b - m].mean()))
+        return out
 
-    right = np.array([[across_x(xs[c + 1], *mid(ys[r], ys[r + 1])) for c in range(cols - 1)]
-                      for r in range(rows)]).reshape(rows, cols - 1)
-    down = np.array([[across_y(ys[r + 1], *mid(xs[c], xs[c + 1])) for c in range(cols)]
-                     for r in range(rows - 1)]).reshape(rows - 1, cols)
-    frame = [across_x(xs[0], *mid(ys[r], ys[r + 1])) for r in range(rows)]
-    frame += [across_x(xs[-1], *mid(ys[r], ys[r + 1])) for r in range(rows)]
-    frame += [across_y(ys[0], *mid(xs[c], xs[c + 1])) for c in range(cols)]
-    frame += [across_y(ys[-1], *mid(xs[c], xs[c + 1])) for c in range(cols)]
+    vertical = [middles(across_x(x), ys) for x in xs]   # (cols+1) × rows
+    horizontal = [middles(across_y(y), xs) for y in ys]  # (rows+1) × cols
+    right = np.array(vertical[1:-1]).T.reshape(rows, cols - 1)
+    down = np.array(horizontal[1:-1]).reshape(rows - 1, cols)
+    frame = vertical[0] + vertical[-1] + horizontal[0] + horizontal[-1]
     return right, down, float(np.median(frame))
 
 
@@ -272,9 +287,7 @@ def read_rooms(rgb: np.ndarray, lattice: Lattice) -> Rooms:
     """Every edge a border or a plain line, and the rooms they make; InputError when unsure."""
     f = lattice.frame
     dep = departure(rgb[f.y:f.bottom, f.x:f.right], np.array(lattice.background))
-    full = np.zeros(rgb.shape[:2], np.int16)
-    full[f.y:f.bottom, f.x:f.right] = dep
-    right, down, framed = _edge_ink(full, lattice)
+    right, down, framed = _edge_ink(dep, lattice)
     inner = np.concatenate([right.ravel(), down.ravel()])
     faint = float(np.percentile(inner, 10)) if inner.size else framed
     if framed < BORDER_GAP * max(faint, 1e-3):
@@ -286,8 +299,9 @@ def read_rooms(rgb: np.ndarray, lattice: Lattice) -> Rooms:
         if len(unsure):
             r, c = (int(v) for v in unsure[0])
             where = _edge_rect(lattice, r, c, kind)
-            raise InputError(f"cannot tell whether the edge {'right of' if kind == 'right' else 'below'}"
-                             f" row {r + 1} column {c + 1} is a room border", region=region(where))
+            side = "right of" if kind == "right" else "below"
+            raise InputError(f"cannot tell whether the edge {side} row {r + 1} column {c + 1} "
+                             "is a room border", region=region(where))
     is_right, is_down = right > threshold, down > threshold
     rooms = _label(lattice.rows, lattice.cols, is_right, is_down)
     for kind, borders in (("right", is_right), ("down", is_down)):

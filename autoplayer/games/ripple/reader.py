@@ -27,11 +27,19 @@ import cv2
 import numpy as np
 
 from autoplayer.errors import InputError
-from autoplayer.games.ripple.board import Lattice, Rooms, departure, find_lattice, read_rooms, region
+from autoplayer.games.ripple.board import (
+    Lattice,
+    Rooms,
+    departure,
+    find_lattice,
+    read_rooms,
+    region,
+)
 from autoplayer.games.ripple.model import EMPTY, Puzzle
 from autoplayer.geometry import Rect
+from autoplayer.vision import scanline
 from autoplayer.vision.clues import Glyph
-from autoplayer.vision.numbers import ClueNumber, make_number, read_digit
+from autoplayer.vision.numbers import ClueNumber, DigitReading, read_digit
 from autoplayer.vision.templates import TemplateSet
 
 INK_SHARE = 0.5
@@ -186,13 +194,39 @@ def _read_cell(rgb: np.ndarray, lattice: Lattice, index: int, bg: np.ndarray,
                          f"of 1 or 2 digits", region=region(box))
     digits = [read_digit(Glyph(Rect(box.x + x, box.y + y, w, h), mask), templates)
               for x, y, w, h, mask in glyphs]
-    number = make_number(digits)
+    number = _number(digits)
     core = dep >= max(MIN_INK, 0.8 * peak)
     colour = patch[core].mean(axis=0) if core.any() else patch.reshape(-1, 3).mean(axis=0)
     strokes = [_stroke(mask) for *_, mask in glyphs]
     height = max(h for _, _, _, h, _ in glyphs)
     return CellValue(number, (float(colour[0]), float(colour[1]), float(colour[2])),
                      float(np.mean(strokes)) / height)
+
+
+ALLOWED = {1: (frozenset(range(1, 10)),), 2: (frozenset({1}), frozenset({0, 1, 2}))}
+"""The digits a cell may show, by position: a value is 1..12, so a two-digit one is 10..12."""
+RESTRICTED_SLACK = 1.0
+"""A digit the state machines rank below an impossible one is taken only when its distance is
+within this of the best (a serif 1 read as 7, say); further off, the glyph is refused."""
+
+
+def _number(digits: list[DigitReading]) -> ClueNumber:
+    """The value the digits spell, each the best reading its position allows."""
+    chosen = [_allowed(d, allowed) for d, allowed in zip(digits, ALLOWED[len(digits)],
+                                                         strict=True)]
+    value = int("".join(str(d) for d, _ in chosen))
+    return ClueNumber(value, min(c for _, c in chosen), tuple(digits), ())
+
+
+def _allowed(reading: DigitReading, allowed: frozenset[int]) -> tuple[int, float]:
+    if reading.digit in allowed:
+        return reading.digit, reading.confidence
+    dist = scanline.distances(reading.glyph.mask)
+    best = min(allowed, key=lambda d: dist[d])
+    if dist[best] - min(dist.values()) > RESTRICTED_SLACK:
+        return best, 0.0
+    rival = min((dist[d] for d in allowed if d != best), default=dist[best] + scanline.MARGIN)
+    return best, scanline.confidence_over(dist[best], rival)
 
 
 def _merge(a: tuple[int, int, int, int, np.ndarray], b: tuple[int, int, int, int, np.ndarray]
