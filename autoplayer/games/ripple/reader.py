@@ -20,7 +20,7 @@ Otherwise `InputError` names the cell's pixel region.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 import cv2
@@ -50,13 +50,14 @@ VALUE_HEIGHT = 0.26
 """A value's digits are at least this share of the pitch tall (pencil marks are smaller)."""
 SPAN = 0.72
 """Ink spanning this share of a cell is an outline (the cursor), not a digit."""
-MIN_CONFIDENCE = 0.12
-"""A digit read with less confidence is refused rather than guessed."""
+MIN_CONFIDENCE = 0.08
+"""A digit read with less confidence is refused rather than guessed (the solver checks the
+rest: a misread given almost never leaves a puzzle with exactly one solution)."""
 MAX_VALUE = 12
 LOOK_COLOUR = 45.0
 """Two looks whose ink colours differ this much (largest channel) are told apart by colour."""
-LOOK_WEIGHT = 1.3
-"""Two looks whose strokes differ by this factor are told apart by weight."""
+LOOK_WEIGHT = 1.35
+"""Two looks whose stems differ by this factor (on average) are told apart by weight."""
 
 
 @dataclass(frozen=True)
@@ -108,13 +109,16 @@ class RippleReading:
 
 def read_ripple(rgb: np.ndarray, templates: TemplateSet | None = None,
                 previous: RippleReading | None = None,
-                fallbacks: Iterable[TemplateSet] = ()) -> RippleReading:
+                fallbacks: Iterable[TemplateSet] = (),
+                accept: Callable[[RippleReading], object] | None = None) -> RippleReading:
     """The board the image shows; InputError naming the pixel region when it cannot be trusted.
 
     The digits are read by the state machines (with `templates` as a second
     opinion when given); when that reading does not check out, again with each
     of `fallbacks` in turn (the calibrated sets), and the first that checks out
-    is taken. With `previous`, the board is where it was and its rooms and
+    is taken. `accept` may check a reading further (the bot solves it: a
+    misread given leaves no solution or several) by raising InputError. With
+    `previous`, the board is where it was and its rooms and
     givens stand; only the other cells are read again.
     """
     rgb = np.ascontiguousarray(rgb[..., :3])
@@ -127,7 +131,10 @@ def read_ripple(rgb: np.ndarray, templates: TemplateSet | None = None,
     first: InputError | None = None
     for opinion in itertools.chain((templates,), fallbacks):
         try:
-            return _reading(rgb, lattice, rooms, skip, opinion, previous)
+            reading = _reading(rgb, lattice, rooms, skip, opinion, previous)
+            if accept is not None:
+                accept(reading)
+            return reading
         except InputError as err:
             first = first or err
     assert first is not None
@@ -136,7 +143,7 @@ def read_ripple(rgb: np.ndarray, templates: TemplateSet | None = None,
 
 def _reading(rgb: np.ndarray, lattice: Lattice, rooms: Rooms, skip: tuple[bool, ...],
              templates: TemplateSet | None, previous: RippleReading | None) -> RippleReading:
-    cells = _read_cells(rgb, lattice, templates, skip)
+    cells = _second_opinion(_read_cells(rgb, lattice, templates, skip), templates)
     if previous is None:
         given = _givens(cells)
     else:
@@ -229,6 +236,33 @@ def _allowed(reading: DigitReading, allowed: frozenset[int]) -> tuple[int, float
     return best, scanline.confidence_over(dist[best], rival)
 
 
+LEARN_CONFIDENCE = 0.3
+"""Digits read at least this surely teach the board's own templates."""
+
+
+def _second_opinion(cells: list[CellValue | None], templates: TemplateSet | None
+                    ) -> list[CellValue | None]:
+    """Digits the state machines read unsurely, read again with templates cut from the
+    digits on the same board they read surely (the live font at the live size), when no
+    calibrated set was given. Both readers must then agree for a confident reading."""
+    if templates is not None or all(c is None or c.number.confidence >= MIN_CONFIDENCE
+                                    for c in cells):
+        return cells
+    learned = TemplateSet("this board")
+    for c in cells:
+        if c is not None and c.number.confidence >= LEARN_CONFIDENCE:
+            for d in c.number.digits:
+                learned.add(d.digit, d.glyph.mask)
+    out = []
+    for c in cells:
+        if c is not None and c.number.confidence < MIN_CONFIDENCE \
+                and all(d.digit in learned.digits for d in c.number.digits):
+            digits = [read_digit(d.glyph, learned) for d in c.number.digits]
+            c = replace(c, number=_number(digits))
+        out.append(c)
+    return out
+
+
 def _merge(a: tuple[int, int, int, int, np.ndarray], b: tuple[int, int, int, int, np.ndarray]
            ) -> tuple[int, int, int, int, np.ndarray]:
     """Two pieces overlapping across are one glyph (a stroke broken by antialiasing)."""
@@ -241,50 +275,48 @@ def _merge(a: tuple[int, int, int, int, np.ndarray], b: tuple[int, int, int, int
 
 
 def _stroke(mask: np.ndarray) -> float:
-    """Typical stroke width: twice the mean distance of ink to the nearest background."""
+    """A glyph's stem width: twice the distance from the background that the thickest tenth
+    of its ink reaches (stems, not a serif font's hairlines, so alike across digits)."""
     padded = np.pad(mask, 1).astype(np.uint8)
     dist = cv2.distanceTransform(padded, cv2.DIST_L2, 3)
-    return 2.0 * float(dist[padded > 0].mean())
+    return 2.0 * float(np.percentile(dist[padded > 0], 90))
 
 
 def _givens(cells: list[CellValue | None]) -> tuple[bool, ...]:
     """Which values are givens: all of them unless the digits show two clearly different
-    looks; then the look with the stronger ink (contrast times weight) is the givens'."""
+    looks, the givens' being the stronger ink (more contrast, heavier stems).
+
+    Colour is compared across all digits; weight only between digits of the same
+    value (a serif 1 and 8 differ in stem width anyway), so an entered value
+    told by weight alone is seen when its value also appears as a given.
+    """
     found = [i for i, c in enumerate(cells) if c is not None]
     given = [c is not None for c in cells]
     if len(found) < 2:
         return tuple(given)
     colours = np.array([cells[i].colour for i in found])  # type: ignore[union-attr]
-    strokes = np.array([cells[i].stroke for i in found])  # type: ignore[union-attr]
-    groups = _split(colours, strokes)
-    if groups is None:
-        return tuple(given)
-    a, b = groups
-    lum = colours @ np.array([0.299, 0.587, 0.114])
-    weight = strokes
-    # Givens stand out most: further from the middle grey (dark on light, light on dark)
-    # and heavier.
-    contrast = np.abs(lum - 127.5)
-    strength = contrast * weight
-    entered = b if strength[a].mean() >= strength[b].mean() else a
-    for k in entered:
-        given[found[k]] = False
-    return tuple(given)
-
-
-def _split(colours: np.ndarray, strokes: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Two groups of digit indices when the looks differ clearly (by colour, else by weight)."""
     spread = colours.max(axis=0) - colours.min(axis=0)
     channel = int(np.argmax(spread))
     if spread[channel] >= LOOK_COLOUR:
-        values = colours[:, channel]
-        cut = _gap_cut(values)
+        cut = _gap_cut(colours[:, channel])
         if cut is not None:
-            return np.flatnonzero(values < cut), np.flatnonzero(values >= cut)
-    cut = _gap_cut(np.log(strokes))
-    if cut is not None and np.exp(cut) and strokes.max() / strokes.min() >= LOOK_WEIGHT:
-        return np.flatnonzero(np.log(strokes) < cut), np.flatnonzero(np.log(strokes) >= cut)
-    return None
+            a = np.flatnonzero(colours[:, channel] < cut)
+            b = np.flatnonzero(colours[:, channel] >= cut)
+            contrast = np.abs(colours @ np.array([0.299, 0.587, 0.114]) - 127.5)
+            entered = b if contrast[a].mean() >= contrast[b].mean() else a
+            for k in entered:
+                given[found[k]] = False
+            return tuple(given)
+    by_value: dict[int, list[int]] = {}
+    for i in found:
+        by_value.setdefault(cells[i].number.value, []).append(i)  # type: ignore[union-attr]
+    for same in by_value.values():
+        strokes = np.log([cells[i].stroke for i in same])  # type: ignore[union-attr]
+        cut = _gap_cut(strokes) if len(same) > 1 else None
+        if cut is not None and strokes.max() - strokes.min() >= np.log(LOOK_WEIGHT):
+            for i, s in zip(same, strokes, strict=True):
+                given[i] = bool(s >= cut)
+    return tuple(given)
 
 
 def _gap_cut(values: np.ndarray) -> float | None:
@@ -321,3 +353,23 @@ def _validate(reading: RippleReading) -> None:
 def with_values(reading: RippleReading, values: tuple[int, ...]) -> RippleReading:
     """The reading with other values (tests and overlays)."""
     return replace(reading, values=values)
+
+
+def unique_solution(reading: RippleReading) -> tuple[int, ...]:
+    """The one solution of the board read; InputError (the board's region) for none or several.
+
+    A misread room or given almost never leaves exactly one solution, so this
+    is the strongest check a reading gets before anyone acts on it.
+    """
+    from autoplayer.games.ripple.solver import solve
+
+    where = region(reading.lattice.rect)
+    size = f"{reading.cols}x{reading.rows}"
+    result = solve(reading.puzzle, limit=2)
+    if not result.solutions:
+        raise InputError(f"the {size} board read (rooms and givens) has no solution; "
+                         "a room or a digit was misread", region=where)
+    if len(result.solutions) > 1:
+        raise InputError(f"the {size} board read has several solutions; the bot plays "
+                         "only a board whose solution is certain", region=where)
+    return tuple(result.solutions[0])
