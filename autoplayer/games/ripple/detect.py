@@ -2,8 +2,10 @@
 
 A Ripple board is a frame of cells cut into rooms by borders drawn unlike the
 cell lines, with digits inside its cells; a nonogram's grid holds no digits
-in its cells (its clues are outside), so the two are told apart by reading
-the picture as a Ripple board and asking whether it has rooms and givens.
+in its cells (its clues are outside), so the two are told apart by finding
+the lattice and rooms and then asking whether any cell holds a number. A
+board whose digits are found but not read surely is still a Ripple board:
+its reader then says why it will not play it.
 """
 
 from __future__ import annotations
@@ -14,11 +16,19 @@ from autoplayer.errors import InputError
 
 
 def shows_ripple(pixels: np.ndarray) -> bool:
-    """True when the picture reads as a Ripple board with at least two rooms and a digit."""
+    """True when the picture has a lattice cut into rooms and a number in some cell."""
+    from autoplayer.games.ripple.board import find_lattice, read_rooms
     from autoplayer.games.ripple.reader import read_ripple
 
+    rgb = np.ascontiguousarray(pixels[..., :3])
     try:
-        reading = read_ripple(pixels)
+        lattice = find_lattice(rgb)
+        rooms = read_rooms(rgb, lattice)
     except InputError:
         return False
-    return len(set(reading.rooms.rooms)) > 1 and any(reading.values)
+    if len(set(rooms.rooms)) < 2:
+        return False
+    try:
+        return any(read_ripple(rgb).values)
+    except InputError as err:
+        return "holds a number" in err.message or "reads" in err.message

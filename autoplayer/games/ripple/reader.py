@@ -20,7 +20,7 @@ Otherwise `InputError` names the cell's pixel region.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -55,9 +55,13 @@ MIN_CONFIDENCE = 0.08
 rest: a misread given almost never leaves a puzzle with exactly one solution)."""
 MAX_VALUE = 12
 LOOK_COLOUR = 45.0
-"""Two looks whose ink colours differ this much (largest channel) are told apart by colour."""
-LOOK_WEIGHT = 1.35
-"""Two looks whose stems differ by this factor (on average) are told apart by weight."""
+"""Two looks whose inks' chroma (largest minus smallest channel) differ this much are told
+apart by colour."""
+LOOK_WEIGHT = 1.3
+"""Two looks whose strokes differ by this factor (on average) are told apart by weight."""
+WEIGHT_GAP = 1.25
+"""... and only when no stroke lies within this factor of the other look's (two digits of
+each look at least): one look's digits differ in stroke by up to a third among themselves."""
 
 
 @dataclass(frozen=True)
@@ -143,7 +147,8 @@ def read_ripple(rgb: np.ndarray, templates: TemplateSet | None = None,
 
 def _reading(rgb: np.ndarray, lattice: Lattice, rooms: Rooms, skip: tuple[bool, ...],
              templates: TemplateSet | None, previous: RippleReading | None) -> RippleReading:
-    cells = _second_opinion(_read_cells(rgb, lattice, templates, skip), templates)
+    known = () if previous is None else previous.cells
+    cells = _second_opinion(_read_cells(rgb, lattice, templates, skip), templates, known)
     if previous is None:
         given = _givens(cells)
     else:
@@ -202,8 +207,11 @@ def _read_cell(rgb: np.ndarray, lattice: Lattice, index: int, bg: np.ndarray,
     digits = [read_digit(Glyph(Rect(box.x + x, box.y + y, w, h), mask), templates)
               for x, y, w, h, mask in glyphs]
     number = _number(digits)
-    core = dep >= max(MIN_INK, 0.8 * peak)
-    colour = patch[core].mean(axis=0) if core.any() else patch.reshape(-1, 3).mean(axis=0)
+    # The digits' own ink only (not the cursor's or a note's), its strongest part.
+    mine = np.isin(labels, [k for *_, k in parts])
+    strong = int(dep[mine].max())
+    core = mine & (dep >= 0.9 * strong)
+    colour = np.median(patch[core], axis=0)
     strokes = [_stroke(mask) for *_, mask in glyphs]
     height = max(h for _, _, _, h, _ in glyphs)
     return CellValue(number, (float(colour[0]), float(colour[1]), float(colour[2])),
@@ -240,16 +248,17 @@ LEARN_CONFIDENCE = 0.3
 """Digits read at least this surely teach the board's own templates."""
 
 
-def _second_opinion(cells: list[CellValue | None], templates: TemplateSet | None
-                    ) -> list[CellValue | None]:
+def _second_opinion(cells: list[CellValue | None], templates: TemplateSet | None,
+                    known: Sequence[CellValue | None] = ()) -> list[CellValue | None]:
     """Digits the state machines read unsurely, read again with templates cut from the
     digits on the same board they read surely (the live font at the live size), when no
-    calibrated set was given. Both readers must then agree for a confident reading."""
+    calibrated set was given (and from `known`, an earlier reading's). Both readers must
+    then agree for a confident reading."""
     if templates is not None or all(c is None or c.number.confidence >= MIN_CONFIDENCE
                                     for c in cells):
         return cells
     learned = TemplateSet("this board")
-    for c in cells:
+    for c in (*known, *cells):
         if c is not None and c.number.confidence >= LEARN_CONFIDENCE:
             for d in c.number.digits:
                 learned.add(d.digit, d.glyph.mask)
@@ -275,47 +284,39 @@ def _merge(a: tuple[int, int, int, int, np.ndarray], b: tuple[int, int, int, int
 
 
 def _stroke(mask: np.ndarray) -> float:
-    """A glyph's stem width: twice the distance from the background that the thickest tenth
-    of its ink reaches (stems, not a serif font's hairlines, so alike across digits)."""
+    """A glyph's mean stroke width: twice its area over its outline's length (a stroke of
+    length L and width w has area Lw and outline 2L), so alike across digits of one weight."""
     padded = np.pad(mask, 1).astype(np.uint8)
-    dist = cv2.distanceTransform(padded, cv2.DIST_L2, 3)
-    return 2.0 * float(np.percentile(dist[padded > 0], 90))
+    contours, _ = cv2.findContours(padded, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    outline = sum(cv2.arcLength(c, True) for c in contours)
+    return 2.0 * float(padded.sum()) / max(outline, 1.0)
 
 
 def _givens(cells: list[CellValue | None]) -> tuple[bool, ...]:
     """Which values are givens: all of them unless the digits show two clearly different
-    looks, the givens' being the stronger ink (more contrast, heavier stems).
-
-    Colour is compared across all digits; weight only between digits of the same
-    value (a serif 1 and 8 differ in stem width anyway), so an entered value
-    told by weight alone is seen when its value also appears as a given.
+    looks: the more colourful one (chroma, so antialiasing's greys do not count) is the
+    entered values', else the lighter weight (mean stroke width against height).
     """
     found = [i for i, c in enumerate(cells) if c is not None]
     given = [c is not None for c in cells]
     if len(found) < 2:
         return tuple(given)
     colours = np.array([cells[i].colour for i in found])  # type: ignore[union-attr]
-    spread = colours.max(axis=0) - colours.min(axis=0)
-    channel = int(np.argmax(spread))
-    if spread[channel] >= LOOK_COLOUR:
-        cut = _gap_cut(colours[:, channel])
-        if cut is not None:
-            a = np.flatnonzero(colours[:, channel] < cut)
-            b = np.flatnonzero(colours[:, channel] >= cut)
-            contrast = np.abs(colours @ np.array([0.299, 0.587, 0.114]) - 127.5)
-            entered = b if contrast[a].mean() >= contrast[b].mean() else a
-            for k in entered:
-                given[found[k]] = False
-            return tuple(given)
-    by_value: dict[int, list[int]] = {}
-    for i in found:
-        by_value.setdefault(cells[i].number.value, []).append(i)  # type: ignore[union-attr]
-    for same in by_value.values():
-        strokes = np.log([cells[i].stroke for i in same])  # type: ignore[union-attr]
-        cut = _gap_cut(strokes) if len(same) > 1 else None
-        if cut is not None and strokes.max() - strokes.min() >= np.log(LOOK_WEIGHT):
-            for i, s in zip(same, strokes, strict=True):
-                given[i] = bool(s >= cut)
+    chroma = colours.max(axis=1) - colours.min(axis=1)
+    cut = _gap_cut(chroma) if np.ptp(chroma) >= LOOK_COLOUR else None
+    if cut is not None:
+        for i, c in zip(found, chroma, strict=True):
+            given[i] = bool(c < cut)
+        return tuple(given)
+    strokes = np.log([cells[i].stroke for i in found])  # type: ignore[union-attr]
+    cut = _gap_cut(strokes)
+    if cut is None:
+        return tuple(given)
+    thin, thick = strokes[strokes < cut], strokes[strokes >= cut]
+    if min(len(thin), len(thick)) >= 2 and thick.min() - thin.max() >= np.log(WEIGHT_GAP) \
+            and thick.mean() - thin.mean() >= np.log(LOOK_WEIGHT):
+        for i, s in zip(found, strokes, strict=True):
+            given[i] = bool(s >= cut)
     return tuple(given)
 
 
@@ -329,7 +330,7 @@ def _gap_cut(values: np.ndarray) -> float | None:
     k = int(np.argmax(gaps))
     widest = gaps[k]
     lo, hi = v[:k + 1], v[k + 1:]
-    if widest <= 2 * max(np.ptp(lo), np.ptp(hi), 1e-6):
+    if widest <= max(np.ptp(lo), np.ptp(hi), 1e-6):
         return None
     return float((v[k] + v[k + 1]) / 2)
 
