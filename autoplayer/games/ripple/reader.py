@@ -164,18 +164,21 @@ def _reading(rgb: np.ndarray, lattice: Lattice, rooms: Rooms, skip: tuple[bool, 
 
 def _read_cells(rgb: np.ndarray, lattice: Lattice, templates: TemplateSet | None,
                 skip: tuple[bool, ...]) -> list[CellValue | None]:
-    bg = np.array(lattice.background)
+    f = lattice.frame
+    patch = rgb[f.y:f.bottom, f.x:f.right]
+    dep = departure(patch, np.array(lattice.background))  # once for the whole board
     out: list[CellValue | None] = []
     for i in range(lattice.rows * lattice.cols):
-        out.append(None if skip[i] else _read_cell(rgb, lattice, i, bg, templates))
+        out.append(None if skip[i] else _read_cell(patch, dep, lattice, i, templates))
     return out
 
 
-def _read_cell(rgb: np.ndarray, lattice: Lattice, index: int, bg: np.ndarray,
+def _read_cell(frame_rgb: np.ndarray, frame_dep: np.ndarray, lattice: Lattice, index: int,
                templates: TemplateSet | None) -> CellValue | None:
     box = lattice.cell(index)
-    patch = rgb[box.y:box.bottom, box.x:box.right]
-    dep = departure(patch, bg)
+    x0, y0 = box.x - lattice.frame.x, box.y - lattice.frame.y
+    patch = frame_rgb[y0:y0 + box.h, x0:x0 + box.w]
+    dep = frame_dep[y0:y0 + box.h, x0:x0 + box.w]
     peak = int(dep.max()) if dep.size else 0
     if peak < MIN_INK:
         return None
