@@ -34,8 +34,8 @@ def main() -> None:
         for look in LOOKS:
             url = server.url(game="ripple", size=(SIZE, SIZE), seed=look, look=look)
             pixels = headless_screenshot(url, 1000, 1100)
-            times: dict[str, list[float]] = {k: [] for k in ("lattice", "rooms", "read", "cpu", "warm",
-                                                      "solve")}
+            stages = ("lattice", "rooms", "read", "cpu", "warm", "solve")
+            times: dict[str, list[float]] = {k: [] for k in stages}
             for _ in range(REPEATS):
                 scanline.clear_cache()
                 t0 = time.perf_counter()
