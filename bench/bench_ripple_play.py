@@ -73,9 +73,9 @@ def main() -> None:
     text = (f"`autoplayer play --window '#SEED' --json` on the bundled Ripple Effect page, "
             f"{SIZE}×{SIZE}, looks 1-6 (`look=SEED`), schemes as listed, Chromium app window on "
             f"a private Xvfb 1280×1024; the game and scheme are found out by the bot. The page "
-            f"itself judged {solved}/{len(runs)} solved. An event is a press or a release (a "
-            "click is two, a key two); type needs a click and one key per cell (two for "
-            "10-12), count a click per step from the nearer end of the cycle.")
+            f"itself judged {solved}/{len(runs)} solved. An event is a pointer move, a press or "
+            "a release (a click is three, a key two); type needs a click and one key per cell "
+            "(two for 10-12), count a click per step from the nearer end of the cycle.")
     publish("ripple-play", text, rows, load)
 
 
