@@ -4,8 +4,9 @@ A Ripple board is a frame of cells cut into rooms by borders drawn unlike the
 cell lines, with digits inside its cells; a nonogram's grid holds no digits
 in its cells (its clues are outside), so the two are told apart by finding
 the lattice and rooms and then asking whether any cell holds a number. A
-board whose digits are found but not read surely is still a Ripple board:
-its reader then says why it will not play it.
+board whose digits are found but not read surely (`UnreadableDigits`) is
+still a Ripple board: its reader then says why it will not play it. The
+decision rests on the error's type, never on its wording.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from autoplayer.errors import InputError
 def shows_ripple(pixels: np.ndarray) -> bool:
     """True when the picture has a lattice cut into rooms and a number in some cell."""
     from autoplayer.games.ripple.board import find_lattice, read_rooms
-    from autoplayer.games.ripple.reader import read_ripple
+    from autoplayer.games.ripple.reader import UnreadableDigits, read_ripple
 
     rgb = np.ascontiguousarray(pixels[..., :3])
     try:
@@ -30,5 +31,7 @@ def shows_ripple(pixels: np.ndarray) -> bool:
         return False
     try:
         return any(read_ripple(rgb).values)
-    except InputError as err:
-        return "holds a number" in err.message or "reads" in err.message
+    except UnreadableDigits:
+        return True
+    except InputError:
+        return False

@@ -14,12 +14,11 @@ givens and re-read only the other cells.
 
 Before anyone acts, a reading is checked: every value is 1..12 and no larger
 than its room, no glyph is barely legible, no cell holds three digits.
-Otherwise `InputError` names the cell's pixel region.
+Otherwise `UnreadableDigits` (an `InputError`) names the cell's pixel region.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -111,6 +110,16 @@ class RippleReading:
         return tuple(EMPTY if g else v for v, g in zip(self.values, self.given, strict=True))
 
 
+class UnreadableDigits(InputError):
+    """Ink shaped like a number sits in a cell but cannot be read surely (too little
+    confidence, three glyphs, a value its room cannot hold): the picture is a Ripple board
+    the bot will not play, unlike a picture with no board (plain `InputError`)."""
+
+
+class NoUniqueSolution(InputError):
+    """The board read has no solution or several: no input follows."""
+
+
 def read_ripple(rgb: np.ndarray, templates: TemplateSet | None = None,
                 previous: RippleReading | None = None,
                 fallbacks: Iterable[TemplateSet] = (),
@@ -120,10 +129,14 @@ def read_ripple(rgb: np.ndarray, templates: TemplateSet | None = None,
     The digits are read by the state machines (with `templates` as a second
     opinion when given); when that reading does not check out, again with each
     of `fallbacks` in turn (the calibrated sets), and the first that checks out
-    is taken. `accept` may check a reading further (the bot solves it: a
-    misread given leaves no solution or several) by raising InputError. With
-    `previous`, the board is where it was and its rooms and
-    givens stand; only the other cells are read again.
+    is taken. A fallback only settles the cells the first reading was unsure of:
+    one that reads any surely read cell otherwise (a value read at least
+    `LEARN_CONFIDENCE` surely that its room can hold) is refused, since a misread
+    that turns a board of several solutions into one would make the bot play a
+    guess. `accept` may check a reading further (the bot solves it: a misread
+    given leaves no solution or several) by raising InputError. With
+    `previous`, the board is where it was and its rooms and givens stand; only
+    the other cells are read again.
     """
     rgb = np.ascontiguousarray(rgb[..., :3])
     if previous is None:
@@ -132,34 +145,57 @@ def read_ripple(rgb: np.ndarray, templates: TemplateSet | None = None,
         skip: tuple[bool, ...] = (False,) * (lattice.rows * lattice.cols)
     else:
         lattice, rooms, skip = previous.lattice, previous.rooms, previous.given
-    first: InputError | None = None
-    for opinion in itertools.chain((templates,), fallbacks):
+    cells = _cells(rgb, lattice, skip, templates, previous)
+    try:
+        return _checked(_assemble(lattice, rooms, cells, templates, previous), accept)
+    except InputError as err:
+        first = err
+    sizes = rooms_sizes(rooms)
+    sure = [c is not None and c.number.confidence >= LEARN_CONFIDENCE
+            and _problem(c, sizes[i]) is None for i, c in enumerate(cells)]
+    if all(sure[i] or cells[i] is None for i in range(len(cells))):
+        raise first  # nothing unsure for a fallback to settle
+    for fallback in fallbacks:
+        other = _cells(rgb, lattice, skip, fallback, previous)
+        if any(s and _value(o) != _value(c) for s, c, o in zip(sure, cells, other, strict=True)):
+            continue  # it contradicts the state machines where they were sure
         try:
-            reading = _reading(rgb, lattice, rooms, skip, opinion, previous)
-            if accept is not None:
-                accept(reading)
-            return reading
-        except InputError as err:
-            first = first or err
-    assert first is not None
+            return _checked(_assemble(lattice, rooms, other, fallback, previous), accept)
+        except InputError:
+            continue
     raise first
 
 
-def _reading(rgb: np.ndarray, lattice: Lattice, rooms: Rooms, skip: tuple[bool, ...],
-             templates: TemplateSet | None, previous: RippleReading | None) -> RippleReading:
+def _value(cell: CellValue | None) -> int:
+    return EMPTY if cell is None else cell.number.value
+
+
+def _checked(reading: RippleReading, accept: Callable[[RippleReading], object] | None
+             ) -> RippleReading:
+    _validate(reading)
+    if accept is not None:
+        accept(reading)
+    return reading
+
+
+def _cells(rgb: np.ndarray, lattice: Lattice, skip: tuple[bool, ...],
+           templates: TemplateSet | None, previous: RippleReading | None
+           ) -> list[CellValue | None]:
+    """Every cell's value (an earlier reading's where `skip`), second opinions given."""
     known = () if previous is None else previous.cells
     cells = _second_opinion(_read_cells(rgb, lattice, templates, skip), templates, known)
-    if previous is None:
-        given = _givens(cells)
-    else:
-        given = previous.given
-        cells = [old if g else new for old, new, g in zip(previous.cells, cells, given,
+    if previous is not None:
+        cells = [old if g else new for old, new, g in zip(previous.cells, cells, previous.given,
                                                           strict=True)]
-    values = tuple(EMPTY if c is None else c.number.value for c in cells)
-    reading = RippleReading(lattice, rooms, values, given, tuple(cells),
-                            None if templates is None else templates.name)
-    _validate(reading)
-    return reading
+    return cells
+
+
+def _assemble(lattice: Lattice, rooms: Rooms, cells: list[CellValue | None],
+              templates: TemplateSet | None, previous: RippleReading | None) -> RippleReading:
+    given = _givens(cells) if previous is None else previous.given
+    values = tuple(_value(c) for c in cells)
+    return RippleReading(lattice, rooms, values, given, tuple(cells),
+                         None if templates is None else templates.name)
 
 
 def _read_cells(rgb: np.ndarray, lattice: Lattice, templates: TemplateSet | None,
@@ -204,7 +240,7 @@ def _read_cell(frame_rgb: np.ndarray, frame_dep: np.ndarray, lattice: Lattice, i
         else:
             glyphs.append((x, y, w, h, mask))
     if len(glyphs) > 2:
-        raise InputError(f"the cell at row {index // lattice.cols + 1} column "
+        raise UnreadableDigits(f"the cell at row {index // lattice.cols + 1} column "
                          f"{index % lattice.cols + 1} holds {len(glyphs)} glyphs, not a number "
                          f"of 1 or 2 digits", region=region(box))
     digits = [read_digit(Glyph(Rect(box.x + x, box.y + y, w, h), mask), templates)
@@ -248,7 +284,9 @@ def _allowed(reading: DigitReading, allowed: frozenset[int]) -> tuple[int, float
 
 
 LEARN_CONFIDENCE = 0.3
-"""Digits read at least this surely teach the board's own templates."""
+"""Digits read at least this surely teach the board's own templates, and no fallback set may
+read them otherwise (below it, a state machine's reading may still be a near miss: a 6 read
+as 8 at 0.15)."""
 
 
 def _second_opinion(cells: list[CellValue | None], templates: TemplateSet | None,
@@ -267,12 +305,23 @@ def _second_opinion(cells: list[CellValue | None], templates: TemplateSet | None
                 learned.add(d.digit, d.glyph.mask)
     out = []
     for c in cells:
-        if c is not None and c.number.confidence < MIN_CONFIDENCE \
-                and all(d.digit in learned.digits for d in c.number.digits):
+        if c is not None and c.number.confidence < MIN_CONFIDENCE and all(
+                _rivals(d, allowed) <= learned.digits
+                for d, allowed in zip(c.number.digits, ALLOWED[len(c.number.digits)],
+                                      strict=True)):
             digits = [read_digit(d.glyph, learned) for d in c.number.digits]
             c = replace(c, number=_number(digits))
         out.append(c)
     return out
+
+
+def _rivals(reading: DigitReading, allowed: frozenset[int]) -> set[int]:
+    """The digits the state machines cannot rule out for a glyph (within their margin of the
+    best): templates learned on the board can only arbitrate when they hold every one, or
+    a glyph of a digit not yet learned would be matched to the nearest learned one."""
+    dist = scanline.distances(reading.glyph.mask)
+    best = min(dist[d] for d in allowed)
+    return {d for d in allowed if dist[d] - best < scanline.MARGIN}
 
 
 def _merge(a: tuple[int, int, int, int, np.ndarray], b: tuple[int, int, int, int, np.ndarray]
@@ -341,17 +390,30 @@ def _gap_cut(values: np.ndarray) -> float | None:
 def _validate(reading: RippleReading) -> None:
     sizes = reading.puzzle.room_size
     for i, cell in enumerate(reading.cells):
-        if cell is None:
-            continue
-        box = reading.lattice.cell(i)
-        where = f"the cell at row {i // reading.cols + 1} column {i % reading.cols + 1}"
-        value = cell.number.value
-        if cell.number.confidence < MIN_CONFIDENCE:
-            raise InputError(f"{where} holds a number read as {value} with too little "
-                             f"confidence ({cell.number.confidence:.2f})", region=region(box))
-        if not 1 <= value <= min(MAX_VALUE, sizes[i]):
-            raise InputError(f"{where} reads {value}, but its room has {sizes[i]} cells",
-                             region=region(box))
+        problem = None if cell is None else _problem(cell, sizes[i])
+        if problem is not None:
+            where = f"the cell at row {i // reading.cols + 1} column {i % reading.cols + 1}"
+            raise UnreadableDigits(f"{where} {problem}", region=region(reading.lattice.cell(i)))
+
+
+def _problem(cell: CellValue, room: int) -> str | None:
+    """Why a cell's reading cannot be trusted (read unsurely, or a value its room of `room`
+    cells cannot hold), or None: a surely read value that fits its room."""
+    value = cell.number.value
+    if cell.number.confidence < MIN_CONFIDENCE:
+        return (f"holds a number read as {value} with too little confidence "
+                f"({cell.number.confidence:.2f})")
+    if not 1 <= value <= min(MAX_VALUE, room):
+        return f"reads {value}, but its room has {room} cells"
+    return None
+
+
+def rooms_sizes(rooms: Rooms) -> tuple[int, ...]:
+    """Each cell's room size."""
+    count: dict[int, int] = {}
+    for r in rooms.rooms:
+        count[r] = count.get(r, 0) + 1
+    return tuple(count[r] for r in rooms.rooms)
 
 
 def with_values(reading: RippleReading, values: tuple[int, ...]) -> RippleReading:
@@ -371,9 +433,9 @@ def unique_solution(reading: RippleReading) -> tuple[int, ...]:
     size = f"{reading.cols}x{reading.rows}"
     result = solve(reading.puzzle, limit=2)
     if not result.solutions:
-        raise InputError(f"the {size} board read (rooms and givens) has no solution; "
+        raise NoUniqueSolution(f"the {size} board read (rooms and givens) has no solution; "
                          "a room or a digit was misread", region=where)
     if len(result.solutions) > 1:
-        raise InputError(f"the {size} board read has several solutions; the bot plays "
+        raise NoUniqueSolution(f"the {size} board read has several solutions; the bot plays "
                          "only a board whose solution is certain", region=where)
     return tuple(result.solutions[0])
