@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from desktop import needs_chromium, needs_xvfb, page_window, run_autoplayer, settled_window
+from desktop import (
+    needs_chromium,
+    needs_xvfb,
+    page_window,
+    run_autoplayer,
+    settled_window,
+    user_grabs_the_mouse,
+)
 
 from autoplayer.screen.xvfb import Xvfb
 
@@ -160,3 +167,78 @@ def test_a_corrupted_capture_ends_in_exit_2_with_no_input(xserver: Xvfb, game_se
     assert err.value.exit_code == 2
     assert "region" in str(err.value)
     assert state["events"] == 0
+
+
+def test_dry_run_sends_nothing_and_draws_the_overlay(xserver: Xvfb, game_server: Any,
+                                                     seeded: random.Random,
+                                                     tmp_path: Path) -> None:
+    """`play --dry-run --overlay`: the page takes no event and keeps its board; the overlay
+    is the capture with rooms, givens and the solution drawn over the board; the report
+    counts the whole input, saying what it assumed about the page's scheme."""
+    import re
+
+    import cv2
+    import numpy as np
+
+    from autoplayer.games.ripple.solver import solve
+    from autoplayer.webgame.ripple import seeded_puzzle
+
+    session = _session()
+    size, seed, look = 7, seeded.randrange(1000), seeded.randrange(1000)
+    overlay = tmp_path / "dry.png"
+    with page_window(game_server, xserver, width=WINDOW[0], height=WINDOW[1], game="ripple",
+                     size=(size, size), seed=seed, look=look,
+                     scheme=seeded.choice(["type", "count"]), session=session) as app:
+        source = settled_window(xserver, app.window)
+        try:
+            plain = source.grab().pixels
+        finally:
+            source.close()
+        done = run_autoplayer(xserver.display, "play", "--window", "Ripple Effect",
+                              "--dry-run", "--overlay", str(overlay))
+        time.sleep(0.3)
+        state = game_server.state(session)
+    context = f"seed {SEED}: puzzle {seed}, look {look}"
+    assert done.returncode == 0, (context, done.stderr)
+    assert state["events"] == 0 and state["clicks"] == 0 and state["keys"] == 0, context
+    assert not any(state["values"]), context
+    puzzle = seeded_puzzle(size, size, seed)
+    solution = solve(puzzle).solutions[0]
+    whole = sum(1 + len(str(v)) for v, g in zip(solution, puzzle.givens, strict=True) if not g)
+    said = re.search(r"would make (\d+) gestures", done.stdout)
+    assert said and int(said.group(1)) == whole, (context, done.stdout)
+    assert "counted as if it takes typing" in done.stdout, context
+    drawn = cv2.cvtColor(cv2.imread(str(overlay)), cv2.COLOR_BGR2RGB)
+    assert drawn.shape == plain[..., :3].shape, context
+    changed = np.any(drawn != plain[..., :3], axis=2)
+    from autoplayer.games.ripple.reader import read_ripple
+
+    b = read_ripple(plain).lattice.rect  # where the board is in the capture
+    x0, y0, x1, y1 = b.x, b.y, b.right, b.bottom
+    inside = changed[y0:y1, x0:x1]
+    assert inside.mean() > 0.02, (context, inside.mean())  # rooms and the solution drawn
+    changed[y0 - 3:y1 + 3, x0 - 3:x1 + 3] = False
+    assert changed.mean() < 0.01, context  # the rest is the capture
+
+
+def test_moving_the_mouse_mid_play_aborts_with_exit_3(xserver: Xvfb, game_server: Any,
+                                                      seeded: random.Random) -> None:
+    """The user takes the mouse once the page has taken three events: the bot stops with
+    the Aborted exit code, one line, and sends nothing after it has exited."""
+    from autoplayer.errors import Aborted
+
+    session = _session()
+    look = seeded.randrange(1000)
+    with page_window(game_server, xserver, width=WINDOW[0], height=WINDOW[1], game="ripple",
+                     size=(9, 9), seed=seeded.randrange(1000), look=look,
+                     scheme=seeded.choice(["type", "count"]), session=session) as app:
+        settled_window(xserver, app.window).close()
+        done, at_exit, later = user_grabs_the_mouse(
+            xserver.display, game_server, session, "play", "--window", "Ripple Effect",
+            "--pace", "80")
+    context = f"seed {SEED}, look {look}"
+    assert done.returncode == Aborted.exit_code == 3, (context, done.stdout, done.stderr)
+    assert "aborted: the mouse moved" in done.stderr, context
+    assert len(done.stderr.strip().splitlines()) == 1, context
+    assert 3 <= at_exit == later["events"], context
+    assert later["solved"] is False, context
