@@ -213,8 +213,15 @@ def _play(game: Game[Any, Any, Any], source: FrameSource, report: Report, starte
             raise
         report.note = solved.note
         with _stage(report, "plan"):
-            moves = game.plan(reading, solved.solution)
-            report.planned = len(game.gestures(reading, moves))
+            # A game that learns its input by trying (an experiment first) outlines its
+            # whole input instead, and says what it assumed.
+            outline = getattr(game, "outline", None)
+            if outline is not None:
+                gestures, assumed = outline(reading, solved.solution)
+                report.note = "; ".join(n for n in (report.note, assumed) if n)
+            else:
+                gestures = game.gestures(reading, game.plan(reading, solved.solution))
+            report.planned = len(gestures)
         if overlay is not None:
             report.overlay = _write_overlay(overlay, game.overlay(frame, reading, solved.solution))
         report.total = time.perf_counter() - started

@@ -23,6 +23,7 @@ from autoplayer.errors import UserError
 GAMES: dict[str, str] = {
     "nonogram": "autoplayer.games.nonogram.game:make_game",
     "fifteen": "autoplayer.games.fifteen.game:make_game",
+    "ripple": "autoplayer.games.ripple.game:make_game",
 }
 """Game name -> 'module:factory'; a factory takes the keyword options of `make_game`."""
 
@@ -50,12 +51,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--window-class", metavar="CLASS",
                       help="the window whose WM_CLASS is CLASS (with or without --window)")
     play.add_argument("--game", choices=sorted(GAMES),
-                      help="which game the window shows (default: fifteen when the window's "
-                      "title or class names it, else nonogram)")
+                      help="which game the window shows (default: the one the window's title "
+                      "or class names, else ripple when the picture shows rooms with digits "
+                      "in their cells, else nonogram)")
     play.add_argument("--profile", metavar="NAME",
                       help="the game's input rules (nonogram: web, pattern; default: from the "
-                      "window class) or solver (fifteen: optimal, fast; default: optimal "
-                      "where its tables are ready)")
+                      "window class; ripple: type, count; default: found out on the board) "
+                      "or solver (fifteen: optimal, fast; default: optimal where its tables "
+                      "are ready)")
     play.add_argument("--dry-run", action="store_true",
                       help="read and solve only; send no input at all")
     play.add_argument("--overlay", metavar="OUT.png", type=Path,
@@ -87,14 +90,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     demo.set_defaults(func=run_demo)
 
 
-def game_for(name: str | None, window: Any) -> str:
-    """The game asked for, or the one the window names (Tatham's Fifteen, our 15-puzzle page)."""
+def game_for(name: str | None, window: Any, pixels: Any = None) -> str:
+    """The game asked for, or the one the window names (Tatham's Fifteen and Pattern, our
+    pages), or the one the picture shows: a Ripple board (rooms, digits in cells), else a
+    nonogram."""
     if name is not None:
         return name
-    if window is not None and any("fifteen" in t.lower() for t in (window.title,
-                                                                     *window.wm_class)):
-        return "fifteen"
+    named = window_names(window)
+    if named is not None:
+        return named
+    if pixels is not None:
+        from autoplayer.games.ripple.detect import shows_ripple
+
+        if shows_ripple(pixels):
+            return "ripple"
     return "nonogram"
+
+
+WINDOW_WORDS = (("fifteen", "fifteen"), ("ripple", "ripple"), ("nonogram", "nonogram"),
+                ("pattern", "nonogram"))
+"""A word in a window's title or class, and the game it names."""
+
+
+def window_names(window: Any) -> str | None:
+    """The game the window's title or class names, if any."""
+    if window is None:
+        return None
+    names = " ".join((window.title, *window.wm_class)).lower()
+    return next((game for word, game in WINDOW_WORDS if word in names), None)
 
 
 def load_game(name: str, **options: Any) -> Any:
@@ -131,8 +154,9 @@ def run_play(args: argparse.Namespace) -> int:
     else:
         source = RegionSource(screen, screen.monitor(1 if args.monitor is None else args.monitor))
     try:
-        game = load_game(game_for(args.game, window), templates=args.templates,
-                         profile=args.profile, window=window)
+        undecided = args.game is None and window_names(window) is None
+        chosen = game_for(args.game, window, source.grab().pixels if undecided else None)
+        game = load_game(chosen, templates=args.templates, profile=args.profile, window=window)
         pace = game.pace.slower(args.pace) if args.pace is not None else None
         report = play(game, source, dry_run=args.dry_run, overlay=args.overlay,
                       time_budget=args.time_budget, pace=pace, started=started)
@@ -175,16 +199,20 @@ class BundledGame:
 def bundled_game(
     display: str, *, size: int = 15, seed: int = 1, skin: str | None = None,
     theme: str | None = None, cell: int | None = None, puzzle: Any = None,
-    window: tuple[int, int] = (1200, 1000), timeout: float = 60.0,
+    window: tuple[int, int] = (1200, 1000), timeout: float = 60.0, game: str = "nonogram",
+    **extra: Any,
 ) -> Iterator[BundledGame]:
-    """Serve a puzzle, open it in Chromium, and wait until the page has drawn and reported."""
+    """Serve a puzzle, open it in Chromium, and wait until the page has drawn and reported.
+
+    `game` names the page; `extra` are its other URL parameters (ripple: look, scheme)."""
     from autoplayer.webgame.browser import launch_app
     from autoplayer.webgame.server import GameServer, new_session_id
 
     with GameServer() as server:
         session = new_session_id()
         url = server.url(size=None if puzzle is not None else (size, size), puzzle=puzzle,
-                         seed=seed, skin=skin, theme=theme, cell=cell, session=session)
+                         seed=seed, skin=skin, theme=theme, cell=cell, session=session,
+                         game=game, **extra)
         with launch_app(url, display=display, width=window[0], height=window[1],
                         timeout=timeout) as app:
             ready = server.wait_for(

@@ -1,4 +1,4 @@
-"""`autoplayer serve`: the bundled nonogram game on a local server, for a person to play.
+"""`autoplayer serve`: the bundled browser games on a local server, for a person to play.
 
 The server (and numpy with it) is imported inside the command so that
 `autoplayer --help` stays fast.
@@ -22,23 +22,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
     serve = subparsers.add_parser(
         "serve",
-        help="serve the bundled browser game (nonogram or 15-puzzle) on 127.0.0.1, print its URL",
+        help="serve a bundled browser game (nonogram, 15-puzzle, Ripple Effect) on 127.0.0.1",
         description="Starts the game server on 127.0.0.1 (a free port unless --port) and prints "
         "the page URL; the puzzle is a random one from --size and --seed, or --puzzle FILE. "
         "Runs until interrupted (Ctrl+C). Exit 0 on Ctrl+C, 2 on bad arguments.",
     )
-    serve.add_argument("--game", default="nonogram", choices=("nonogram", "fifteen"),
+    serve.add_argument("--game", default="nonogram", choices=("nonogram", "fifteen", "ripple"),
                        help="which page to open (default nonogram)")
     serve.add_argument("--size", metavar="WxH",
                        help="board size for a random puzzle (default 10x10; fifteen 4x4, "
-                       "3x3..6x6)")
+                       "3x3..6x6; ripple 8x8, 4x4..15x15)")
     serve.add_argument("--seed", type=int, default=1, help="seed of the random puzzle")
     serve.add_argument("--puzzle", metavar="FILE",
                        help="a puzzle file (any format `autoplayer convert` reads) or game ID")
     serve.add_argument("--skin", choices=SKIN_NAMES, help="nonogram skin (default pixel)")
-    serve.add_argument("--theme", choices=("light", "dark"), help="nonogram theme (default light)")
+    serve.add_argument("--theme", choices=("light", "dark"),
+                       help="nonogram or ripple theme (default light)")
     serve.add_argument("--cell", type=int, metavar="PX",
-                       help="nonogram cell size in pixels, 12..40")
+                       help="cell size in pixels (nonogram 12..40, ripple 28..64)")
+    serve.add_argument("--look", type=int, metavar="N",
+                       help="ripple: a random look from seed N (borders, lines, font, theme, "
+                       "pencil marks, cell size); --theme and --cell override it")
+    serve.add_argument("--scheme", choices=("type", "count"),
+                       help="ripple input: type (click, then type the digit) or count "
+                       "(click the selected cell to count up, right-click down); default type")
     serve.add_argument("--port", type=int, default=0, help="port (default: a free one)")
     serve.add_argument("--open", action="store_true",
                        help="also open the page in a Chromium app window on $DISPLAY")
@@ -53,6 +60,8 @@ def run_serve(args: argparse.Namespace) -> int:
         raise UserError("--open needs an X display (DISPLAY is not set)")
     if not 0 <= args.port <= 65535:
         raise UserError(f"port {args.port} is outside 0..65535")
+    if args.game != "ripple" and (args.look is not None or args.scheme):
+        raise UserError("--look and --scheme are options of the ripple page")
     if args.game == "fifteen":
         from autoplayer.webgame.fifteen import board_size
 
@@ -60,6 +69,15 @@ def run_serve(args: argparse.Namespace) -> int:
             raise UserError("--skin, --theme and --cell are options of the nonogram page")
         size = None if args.puzzle else board_size(args.size or "4x4")
         look: dict[str, object] = {}
+    elif args.game == "ripple":
+        from autoplayer.webgame.ripple import parse_board_size
+
+        if args.skin:
+            raise UserError("--skin is an option of the nonogram page (ripple: --look)")
+        rows, cols = parse_board_size(args.size or "8x8")
+        size = None if args.puzzle else (cols, rows)
+        look = {"theme": args.theme, "cell": args.cell, "look": args.look,
+                "scheme": args.scheme}
     else:
         size = None if args.puzzle else parse_size(args.size or "10x10")
         look = {"skin": args.skin or "pixel", "theme": args.theme or "light", "cell": args.cell}

@@ -21,7 +21,10 @@ screenshot; only capture, input, files and the CLI touch the world:
   the result of its moves (the 15-puzzle) plans one batch at a time, and a
   game whose moves are independent (nonograms) plans everything at once;
 - `gestures`: moves -> clicks, drags and keys inside `board`;
-- `check`: a fresh reading against the solution -> what is still wrong.
+- `check`: a fresh reading against the solution -> what is still wrong;
+- `outline` (optional): reading + solution -> every gesture the whole game
+  would take and what that count assumes, for a dry run of a game that
+  learns its input by trying (its `plan` starts with an experiment).
 """
 
 from __future__ import annotations

@@ -108,7 +108,8 @@ def query_cell(query: Mapping[str, str], key: str, width: int, height: int) -> t
     return r, c
 
 
-GAME_PAGES: tuple[str, ...] = ("autoplayer.webgame.nonogram", "autoplayer.webgame.fifteen")
+GAME_PAGES: tuple[str, ...] = ("autoplayer.webgame.nonogram", "autoplayer.webgame.fifteen",
+                              "autoplayer.webgame.ripple")
 """Modules that define `PAGE`, a `GamePage`; another game's page is one more line here."""
 
 

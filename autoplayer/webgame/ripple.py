@@ -1,0 +1,151 @@
+"""The Ripple Effect page's side of the server: URL query -> puzzle, look and input scheme.
+
+`/ripple?size=WxH&seed=N` shows a generated puzzle with one solution (4x4..15x15,
+rooms of up to 12 cells, so values 10-12 take two keys); `puzzle=ID` a
+registered `Puzzle` or a file in any layout `autoplayer ripple` reads. The
+look varies the way real sites do, each part chosen by its own parameter or
+all at once by `look=N` (a seed): room borders thick or coloured, cell lines
+thin or dotted, entered digits told from givens by colour or by weight, pencil
+marks in corners, light or dark theme, three fonts, the cell size. `scheme=`
+picks the input rules (see `SCHEMES`). The page judges its own board and
+reports it, as the other pages do.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from autoplayer.errors import InputError, UserError
+from autoplayer.webgame.server import GamePage, GameServer, PageConfig, query_cell, query_int
+
+MIN_SIDE, MAX_SIDE = 4, 15
+MAX_ROOM = 12
+GENERATOR_ROOM = 8
+"""The generator's room size before joining; joined rooms stay within `MAX_ROOM`."""
+MIN_CELL, MAX_CELL = 28, 64
+DEFAULT_CELL = 44
+
+LOOK: dict[str, tuple[str, ...]] = {
+    "theme": ("light", "dark"),
+    "border": ("thick", "colour"),
+    "lines": ("thin", "dotted"),
+    "font": ("sans", "serif", "mono"),
+    "entered": ("colour", "weight"),
+    "pencil": ("none", "corners"),
+}
+"""Each part of the look and its choices (the first is the default)."""
+
+SCHEMES: dict[str, str] = {
+    "type": "click a cell, then type its value (10-12: two keys); BackSpace clears",
+    "count": "click a cell to select it, click it again to count up, right-click to count "
+             "down; BackSpace clears",
+}
+
+
+def random_look(seed: int) -> dict[str, Any]:
+    """A look drawn from a seed: every part and a cell size, the same on every machine."""
+    rng = random.Random(f"ripple-look:{seed}")
+    look: dict[str, Any] = {key: rng.choice(choices) for key, choices in LOOK.items()}
+    look["cell"] = rng.randrange(32, 57, 4)
+    return look
+
+
+def parse_board_size(text: str) -> tuple[int, int]:
+    """'WxH' -> (rows, cols) for a board this page draws; a one-line UserError otherwise."""
+    w, sep, h = text.lower().partition("x")
+    if not sep or not w.strip().isdigit() or not h.strip().isdigit():
+        raise UserError(f"size {text!r} is not WIDTHxHEIGHT (for example 10x10)")
+    cols, rows = int(w), int(h)
+    if not (MIN_SIDE <= cols <= MAX_SIDE and MIN_SIDE <= rows <= MAX_SIDE):
+        raise UserError(f"board size {cols}x{rows} is outside "
+                        f"{MIN_SIDE}x{MIN_SIDE}..{MAX_SIDE}x{MAX_SIDE}")
+    return rows, cols
+
+
+def seeded_puzzle(rows: int, cols: int, seed: int) -> Any:
+    """A puzzle with exactly one solution, the same for the same arguments everywhere."""
+    from autoplayer.games.ripple.generator import generate
+
+    return generate(rows, cols, seed, max_room=GENERATOR_ROOM)[0]
+
+
+def puzzle_json(puzzle: Any, title: str) -> dict[str, Any]:
+    """Rooms and givens only: the page judges by the rules, never by a stored solution."""
+    return {"rows": puzzle.rows, "cols": puzzle.cols, "rooms": list(puzzle.rooms),
+            "givens": list(puzzle.givens), "title": title}
+
+
+def values_param(values: list[int]) -> str:
+    """Entered values as a URL value: comma-separated, 0 for an empty cell."""
+    return ",".join(str(v) for v in values)
+
+
+def _choice(query: Mapping[str, str], key: str, default: str) -> str:
+    value = query.get(key, default)
+    if value not in LOOK[key]:
+        raise UserError(f"unknown {key} {value!r}; choices: {', '.join(LOOK[key])}")
+    return value
+
+
+def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
+    from autoplayer.games.ripple.model import Puzzle
+
+    if "puzzle" in query:
+        puzzle = server.registered(query["puzzle"])
+        if not isinstance(puzzle, Puzzle):
+            raise UserError(f"puzzle {query['puzzle']!r} is not a Ripple Effect puzzle")
+        name = f"{puzzle.cols}×{puzzle.rows}"
+    else:
+        rows, cols = parse_board_size(query.get("size", "8x8"))
+        seed = query_int(query, "seed", 0)
+        puzzle = seeded_puzzle(rows, cols, seed)
+        name = f"{cols}×{rows} #{seed}"
+    if not (MIN_SIDE <= puzzle.rows <= MAX_SIDE and MIN_SIDE <= puzzle.cols <= MAX_SIDE):
+        raise UserError(f"board size {puzzle.cols}x{puzzle.rows} is outside "
+                        f"{MIN_SIDE}x{MIN_SIDE}..{MAX_SIDE}x{MAX_SIDE}")
+    if puzzle.max_value > MAX_ROOM:
+        raise UserError(f"a room of {puzzle.max_value} cells is larger than {MAX_ROOM}")
+    base = random_look(query_int(query, "look", 0)) if "look" in query else {}
+    look = {key: _choice(query, key, base.get(key, choices[0])) for key, choices in LOOK.items()}
+    look["cell"] = query_int(query, "cell", base.get("cell", DEFAULT_CELL))
+    if not MIN_CELL <= look["cell"] <= MAX_CELL:
+        raise UserError(f"cell size {look['cell']} px is outside {MIN_CELL}..{MAX_CELL}")
+    scheme = query.get("scheme", "type")
+    if scheme not in SCHEMES:
+        raise UserError(f"unknown scheme {scheme!r}; schemes: {', '.join(SCHEMES)}")
+    config: dict[str, Any] = {"puzzle": puzzle_json(puzzle, f"Ripple Effect {name}"),
+                              "look": look, "scheme": scheme,
+                              "pencilSeed": query_int(query, "seed", 0)}
+    if "values" in query:
+        config["initial"] = _values(query["values"], puzzle)
+    if "cursor" in query:
+        r, c = query_cell(query, "cursor", puzzle.cols, puzzle.rows)
+        config["cursor"] = r * puzzle.cols + c
+    return PageConfig(config, puzzle, f"Ripple Effect – {name}")
+
+
+def _values(text: str, puzzle: Any) -> list[int]:
+    parts = text.split(",")
+    if len(parts) != puzzle.rows * puzzle.cols or not all(p.strip().isdigit() for p in parts):
+        raise UserError(f"values= needs {puzzle.rows * puzzle.cols} comma-separated numbers")
+    values = [int(p) for p in parts]
+    for cell, (v, given) in enumerate(zip(values, puzzle.givens, strict=True)):
+        if v and (given or v > puzzle.room_size[cell]):
+            raise UserError(f"values=: cell {cell} cannot hold {v}")
+    return values
+
+
+def load(path: str | Path) -> Any:
+    """A puzzle file in either layout the engine reads."""
+    from autoplayer.games.ripple.cli import load_puzzle
+
+    try:
+        return load_puzzle(path)
+    except InputError as err:
+        raise UserError(str(err)) from None
+
+
+PAGE = GamePage("ripple", "ripple/index.html", configure, load, example="size=8x8&seed=1")
