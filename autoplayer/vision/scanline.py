@@ -54,6 +54,8 @@ _SUB = np.array([
     [0.9, 0.8, 0.9, 0.7, 0.0, 0.5],  # D
     [1.0, 1.0, 1.0, 0.9, 0.5, 0.0],  # T
 ])
+PINHOLE = 0.3
+"""A weak hole shorter than this share of the tallest strong hole is not a bowl."""
 _MISSING = 0.6
 """Cost of a prototype token the glyph lacks altogether."""
 _FULL_WEIGHT = 0.12
@@ -156,11 +158,17 @@ def holes(glyph: np.ndarray) -> list[Hole]:
 
 
 def _hole_penalty(digit: int, found: list[Hole]) -> float:
-    """Penalty for the holes seen; a weak hole may be counted or not, whichever fits."""
+    """Penalty for the holes seen; a weak hole may be counted or not, whichever fits.
+
+    A weak hole far shorter than a strong one beside it is a pinhole where two strokes
+    of an antialiased glyph nearly meet (a 9's bowl closing on its stem), not a bowl.
+    """
     strong = [h for h in found if not h.weak]
     if len(strong) == len(found):
         return _holes_fit(digit, found)
-    return min(_holes_fit(digit, strong), _holes_fit(digit, found))
+    tallest = max((h.bottom - h.top for h in strong), default=0.0)
+    plausible = [h for h in found if not h.weak or h.bottom - h.top >= PINHOLE * tallest]
+    return min(_holes_fit(digit, strong), _holes_fit(digit, plausible))
 
 
 def _holes_fit(digit: int, found: list[Hole]) -> float:
