@@ -32,7 +32,7 @@ HOLES: dict[int, tuple[int, ...]] = {
 PROTOTYPES: dict[int, tuple[str, ...]] = {
     0: ("CDC", "FDF", "CDTDC", "FDTDF"),
     1: ("F", "CF", "LCF", "CCF", "C", "CLDCF", "CDCF", "LDCF", "FCF", "CFDCF",
-        "CFCF"),
+        "CFCF", "RDR", "CDR"),
     2: ("CDRCLF", "CDRLF", "FRFLF", "CRCLF", "CDRCF", "FRLF", "CRLF", "CDRCLDF"),
     3: ("CDRCRDC", "FRFRF", "CRCRC", "CDRCRC", "CRCDC", "FRCRF", "CDRFRDC", "FDRDF", "CDRDC",
         "FCRCF"),
@@ -54,6 +54,9 @@ _SUB = np.array([
     [0.9, 0.8, 0.9, 0.7, 0.0, 0.5],  # D
     [1.0, 1.0, 1.0, 0.9, 0.5, 0.0],  # T
 ])
+ONE_WIDEST = 0.68
+"""A "1" is at most this wide for its height (a sans "1" with a foot as wide as its flag
+reaches 0.65); wider, it is something else."""
 PINHOLE = 0.3
 """A weak hole shorter than this share of the tallest strong hole is not a bowl."""
 _MISSING = 0.6
@@ -209,7 +212,7 @@ def scores(glyph: np.ndarray) -> dict[int, float]:
             if d != 1:
                 out[d] += 1.0
     else:
-        out[1] += 0.5 if aspect > 0.5 else 0.0
+        out[1] += 0.5 if aspect > ONE_WIDEST else 0.0
     return out
 
 

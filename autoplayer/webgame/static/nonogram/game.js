@@ -8,6 +8,8 @@
   const puzzle = cfg.puzzle;
   const skin = cfg.skin;
   const colours = skin[cfg.theme];
+  // Appearance options from the URL (font, weight, texture under the clues): see appearance().
+  const look = cfg.appearance || {};
   const W = puzzle.width;
   const H = puzzle.height;
   const pitch = cfg.cell;
@@ -43,7 +45,7 @@
 
   // --- measuring numbers in the skin's font -------------------------------------------
   function setFont(px) {
-    ctx.font = `${skin.weight || "normal"} ${px}px ${skin.font}`;
+    ctx.font = `${look.weight || skin.weight || "normal"} ${px}px ${look.font || skin.font}`;
   }
   function numberWidth(n) {
     const s = String(n);
@@ -70,6 +72,14 @@
     textDescent = Math.max(0, Math.round(m.actualBoundingBoxDescent));
   }
 
+  // The blank between a row's numbers: one space of the font on bars (as KDE's Picmi
+  // writes a row's clue: numbers joined by spaces), else a fixed share of the font size.
+  function numberSpacing() {
+    if (isPixel) return 5 * block;
+    if (bars) return Math.max(1, Math.round(ctx.measureText(" ").width));
+    return Math.round(fontPx * 0.55);
+  }
+
   // The numbers a line shows: a zero clue is "0" or nothing, depending on the skin.
   function shown(clue) {
     if (clue.length) return clue;
@@ -79,14 +89,15 @@
   // --- layout -------------------------------------------------------------------------
   const boxed = skin.clues === "boxed";
   const bands = skin.clues === "bands";
+  const bars = skin.clues === "bars";
   const lineH = boxed ? pitch : isPixel ? 12 * block : Math.round(fontPx * 1.25);
-  const rowGap = isPixel ? 5 * block : Math.round(fontPx * 0.55);
+  const rowGap = numberSpacing();
   const colShown = puzzle.columns.map(shown);
   const rowShown = puzzle.rows.map(shown);
   const maxCol = Math.max(1, ...colShown.map((c) => c.length));
   const maxRow = Math.max(1, ...rowShown.map((c) => c.length));
   const boxW = Math.max(pitch, ...rowShown.flat().map((n) => numberWidth(n) + 6));
-  const toBoard = boxed ? 1 : isPixel ? Math.max(3, 2 * block) : 5;
+  const toBoard = boxed ? 1 : isPixel ? Math.max(3, 2 * block) : bars ? Math.max(3, Math.round(pitch / 5)) : 5;
   function rowTextWidth(nums) {
     if (boxed) return nums.length * boxW;
     return nums.reduce((a, n) => a + numberWidth(n), 0) + Math.max(0, nums.length - 1) * rowGap;
@@ -170,6 +181,10 @@
   }
 
   function drawClueBackgrounds() {
+    if (bars) {
+      drawLineBars();
+      return;
+    }
     for (let c = 0; c < W; c++) {
       const hot = hover && hover.c === c;
       const x = xLine(c) + 1, w = pitch - 1;
@@ -208,6 +223,86 @@
         ctx.fillRect(2, y, bx - 4, h);
       }
     }
+  }
+
+  // --- appearance: bars and textures under the clues ---------------------------------
+  // One bar per line, as KDE's Picmi draws its clues: alternating shades, a dark edge
+  // between neighbours and a light rim inside it, the texture option on the bar.
+  function drawLineBars() {
+    // Each bar's edge is half the dark line between two bars (a rule, as thick as a
+    // grid line at most).
+    const edge = Math.max(1, Math.round(pitch / 24));
+    for (let c = 0; c < W; c++) {
+      const hot = hover && hover.c === c;
+      drawBar(xLine(c), 0, pitch + 1, by, edge, hot ? colours.hoverBand : c % 2 ? colours.band2 : colours.band1, true);
+    }
+    for (let r = 0; r < H; r++) {
+      const hot = hover && hover.r === r;
+      drawBar(0, yLine(r), bx, pitch + 1, edge, hot ? colours.hoverBand : r % 2 ? colours.band2 : colours.band1, false);
+    }
+  }
+
+  function drawBar(x, y, w, h, edge, base, vertical) {
+    ctx.fillStyle = colours.barEdge;
+    ctx.fillRect(x, y, w, h);
+    const ix = x + edge, iy = y + edge, iw = w - 2 * edge, ih = h - 2 * edge;
+    ctx.fillStyle = base;
+    ctx.fillRect(ix, iy, iw, ih);
+    paintTexture(ix, iy, iw, ih, vertical);
+    ctx.strokeStyle = colours.barRim;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(ix + 0.5, iy + 0.5, iw - 1, ih - 1);
+  }
+
+  // The texture option over a clue background: dots, noise or a gradient along the line,
+  // faint beside the ink (an eighth to a quarter of the way to black or white).
+  let texturePattern = null;
+  function paintTexture(x, y, w, h, vertical) {
+    const kind = look.texture || "flat";
+    if (kind === "flat" || w <= 0 || h <= 0) return;
+    const dark = cfg.theme === "dark";
+    if (kind === "gradient") {
+      const g = vertical ? ctx.createLinearGradient(0, y, 0, y + h) : ctx.createLinearGradient(x, 0, x + w, 0);
+      g.addColorStop(0, dark ? "rgba(0,0,0,0.35)" : "rgba(255,255,255,0.45)");
+      g.addColorStop(1, dark ? "rgba(255,255,255,0.10)" : "rgba(0,0,0,0.22)");
+      ctx.fillStyle = g;
+    } else {
+      if (!texturePattern) texturePattern = ctx.createPattern(textureTile(kind, dark), "repeat");
+      ctx.fillStyle = texturePattern;
+    }
+    ctx.fillRect(x, y, w, h);
+  }
+
+  function textureTile(kind, dark) {
+    const tile = document.createElement("canvas");
+    const n = kind === "dotted" ? 6 : 64;
+    tile.width = tile.height = n;
+    const t = tile.getContext("2d");
+    const tone = dark ? "255,255,255" : "0,0,0";
+    if (kind === "dotted") {
+      // Dots on a diagonal lattice (two per tile), as on a printed halftone.
+      t.fillStyle = `rgba(${tone},0.16)`;
+      t.fillRect(0, 0, 2, 2);
+      t.fillRect(3, 3, 2, 2);
+      return tile;
+    }
+    let seed = 12345; // a fixed seed: the same page draws the same noise
+    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const img = t.createImageData(n, n);
+    for (let i = 0; i < n * n; i++) {
+      const v = dark ? 255 : 0;
+      img.data[4 * i] = img.data[4 * i + 1] = img.data[4 * i + 2] = v;
+      img.data[4 * i + 3] = Math.round(rand() * 32);
+    }
+    t.putImageData(img, 0, 0);
+    return tile;
+  }
+
+  // The texture option on skins without bars: over their clue areas, as they are drawn.
+  function drawClueAreaTexture() {
+    if (bars || !look.texture) return;
+    paintTexture(bx + 1, 0, W * pitch - 1, by - 2, true);
+    paintTexture(0, by + 1, bx - 2, H * pitch - 1, false);
   }
 
   function drawPixelNumber(n, x, y, ink, shadow) {
@@ -325,6 +420,7 @@
     ctx.fillStyle = colours.canvas;
     ctx.fillRect(0, 0, cssW, cssH);
     drawClueBackgrounds();
+    drawClueAreaTexture();
     drawClues();
     drawCells();
     drawLines();
