@@ -416,6 +416,9 @@ def _drop_edge_slivers(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
     m = ink if kind == "column" else ink.T
     rule = _rule_width(pitch)
     w = m.shape[1]
+    end = m[-3:]
+    if not (end[:, :rule + 1].any() or end[:, w - rule - 1:].any()):  # nothing there
+        return ink
     n, labels, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
     bad = []
     for i in range(1, n):

@@ -199,13 +199,10 @@ def scores(glyph: np.ndarray) -> dict[int, float]:
     g, _, _ = trim(np.asarray(glyph, dtype=bool))
     if g.size == 0:
         return {d: np.inf for d in PROTOTYPES}
-    segs = segments(g)
     h, w = g.shape
     found = holes(g)
-    out = {
-        d: min(distance(segs, p) for p in protos) + _hole_penalty(d, found)
-        for d, protos in PROTOTYPES.items()
-    }
+    nearest = _nearest(tuple((seg.token, seg.share) for seg in segments(g)))
+    out = {d: nearest[d] + _hole_penalty(d, found) for d in PROTOTYPES}
     aspect = w / h
     if aspect < 0.34:  # only a bare stem is this narrow
         for d in out:
@@ -214,6 +211,22 @@ def scores(glyph: np.ndarray) -> dict[int, float]:
     else:
         out[1] += 0.5 if aspect > ONE_WIDEST else 0.0
     return out
+
+
+_SHAPES: dict[tuple[tuple[str, float], ...], dict[int, float]] = {}
+
+
+def _nearest(shape: tuple[tuple[str, float], ...]) -> dict[int, float]:
+    """Each digit's nearest prototype distance for a token sequence. Glyphs on a textured
+    ground differ pixel by pixel but mostly share their sequence: memoised by it."""
+    hit = _SHAPES.get(shape)
+    if hit is None:
+        segs = [Segment(t, share) for t, share in shape]
+        if len(_SHAPES) >= _CACHE_LIMIT:
+            _SHAPES.clear()
+        hit = _SHAPES[shape] = {d: min(distance(segs, p) for p in protos)
+                                for d, protos in PROTOTYPES.items()}
+    return hit
 
 
 _CACHE: dict[tuple[tuple[int, ...], bytes],
@@ -250,6 +263,7 @@ def _memo(glyph: np.ndarray) -> tuple[list[tuple[int, float]], dict[int, float]]
 def clear_cache() -> None:
     """Forget memoised readings (benchmarks use it to time cold reads)."""
     _CACHE.clear()
+    _SHAPES.clear()
 
 
 MARGIN = 0.4
