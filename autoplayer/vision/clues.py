@@ -278,10 +278,9 @@ def _paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, a
 
     Paper is an area, not a line: a highlight no wider than a rule (a bar's bright
     edge, along or across) is not the paper, or the whole bar would look like a
-    mid-tone seam. Where a
-    number's strokes leave no such area across the strip (the feet of a wide "12"),
-    the paper within half a cell along stands in (beyond the digit), no brighter than
-    the brightest pixel there.
+    mid-tone seam. Where a number's strokes leave no such area across the strip (the
+    feet of a wide "12"), the paper within half a cell along stands in (beyond the
+    digit), no brighter than the brightest pixel there.
     """
     if not band.size:
         return band.copy()
