@@ -404,35 +404,45 @@ def _is_rule(blob: Blob, strip: Rect, kind: str, pitch: float) -> bool:
 
 
 def _drop_edge_slivers(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
-    """Remove pieces of the line between two strips: shapes against a side of the strip,
-    running on to its end at the board, with nearly all their ink within a rule's width
-    of the side, longer than wide. (A bar's dark edge shows as ink only where its
-    shading deepens towards the board, so it is too short to be dropped as a line.
-    Digits keep clear of the board; one touching the shading reaches well inside.)"""
-    if not ink.any():
-        return ink
+    """Remove pieces of the line between two strips: shapes against a side of the strip
+    (within a rule's width of it), longer than wide, with nearly all their ink within
+    two rules' width of the side, and either running on to the strip's end at the
+    board or with no digit just inside them. (A bar's dark edge shows as ink only where
+    its shading deepens, so it is too short to be dropped as a line. Digits keep clear
+    of the board; one against the side is part of a number wide enough to reach it,
+    whose next digit stands close beside it; one touching the shading reaches well
+    inside.)"""
     # Work with the sides left and right (a column strip's sides run down it).
     m = ink if kind == "column" else ink.T
     rule = _rule_width(pitch)
     w = m.shape[1]
-    end = m[-3:]
-    if not (end[:, :rule + 1].any() or end[:, w - rule - 1:].any()):  # nothing there
+    if w <= 4 * rule + 2 or not (m[:, :rule + 1].any() or m[:, w - rule - 1:].any()):
         return ink
     n, labels, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
     bad = []
     for i in range(1, n):
-        x0 = stats[i, cv2.CC_STAT_LEFT]
-        x1 = x0 + stats[i, cv2.CC_STAT_WIDTH]
-        if x0 > 1 and x1 < w - 1:
+        x0 = int(stats[i, cv2.CC_STAT_LEFT])
+        x1 = x0 + int(stats[i, cv2.CC_STAT_WIDTH])
+        left = x0 <= rule
+        if not left and x1 < w - rule:
             continue
-        y0, h = stats[i, cv2.CC_STAT_TOP], stats[i, cv2.CC_STAT_HEIGHT]
-        if y0 + h < m.shape[0] - 2:
+        y0, h = int(stats[i, cv2.CC_STAT_TOP]), int(stats[i, cv2.CC_STAT_HEIGHT])
+        if stats[i, cv2.CC_STAT_AREA] <= rule and (x1 <= rule + 1 if left else x0 >= w - rule - 1):
+            bad.append(i)  # a speck of shading (broken up by a texture) in the side's margin
             continue
-        cols = (labels[y0:y0 + h, x0:x1] == i).sum(axis=0)
-        side = np.arange(x0, x1)
-        near = (side <= rule) if x0 <= 1 else (side >= w - 1 - rule)
-        if cols[~near].sum() <= 0.1 * cols.sum() and 2 * min(x1 - x0, rule) < h:
-            bad.append(i)
+        if 2 * min(x1 - x0, rule) >= h:
+            continue
+        cols = (labels[y0:y0 + h] == i).sum(axis=0)
+        side = np.arange(w)
+        near = (side <= 2 * rule) if left else (side >= w - 1 - 2 * rule)
+        if cols[~near].sum() > 0.1 * cols.sum():
+            continue
+        inside = slice(x1, x1 + rule + 2) if left else slice(max(0, x0 - rule - 2), x0)
+        beside = np.unique(labels[y0:y0 + h, inside])
+        if y0 + h < m.shape[0] - 2 and any(j not in (0, i) and stats[j, cv2.CC_STAT_HEIGHT] * 2
+                                           >= h for j in beside):
+            continue  # the next digit of a number wide enough to reach the side
+        bad.append(i)
     if not bad:
         return ink
     out = m & ~np.isin(labels, bad)

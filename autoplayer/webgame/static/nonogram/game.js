@@ -252,6 +252,26 @@
     ctx.strokeStyle = colours.barRim;
     ctx.lineWidth = 1;
     ctx.strokeRect(ix + 0.5, iy + 0.5, iw - 1, ih - 1);
+    drawBarShading(ix, iy, iw, ih, vertical);
+  }
+
+  // The bar's sides in shadow over its last cell before the board, as if rounded there:
+  // ink-dark against the edge, fading into the bar a tenth of a cell in (light theme;
+  // a dark theme's bars keep plain edges).
+  function drawBarShading(x, y, w, h, vertical) {
+    if (cfg.theme === "dark") return;
+    const s = Math.max(2, Math.round(pitch / 10));
+    const len = Math.min(vertical ? h : w, pitch);
+    const sides = vertical ? [[x, 1], [x + w, -1]] : [[y, 1], [y + h, -1]];
+    for (const [at, dir] of sides) {
+      const g = vertical ? ctx.createLinearGradient(at, 0, at + dir * s, 0)
+        : ctx.createLinearGradient(0, at, 0, at + dir * s);
+      g.addColorStop(0, "rgba(0,0,0,0.7)");
+      g.addColorStop(1, "rgba(0,0,0,0)");
+      ctx.fillStyle = g;
+      if (vertical) ctx.fillRect(dir > 0 ? at : at - s, y + h - len, s, len);
+      else ctx.fillRect(x + w - len, dir > 0 ? at : at - s, len, s);
+    }
   }
 
   // The texture option over a clue background: dots, noise or a gradient along the line,
