@@ -117,18 +117,28 @@ _SUB_COST = {(a, b): float(_SUB[i, j]) for i, a in enumerate(_ORDER) for j, b in
 def distance(segs: list[Segment], prototype: str) -> float:
     """Weighted edit distance between a glyph's segments and a prototype sequence."""
     m = len(prototype)
-    prev = [j * _MISSING for j in range(m + 1)]
+    missing, half = _MISSING, _MISSING * 0.5
+    sub = _SUB_COST
+    prev = [j * missing for j in range(m + 1)]
     for seg in segs:
         wi = _weight(seg.share)
         tok = seg.token
         cur = [prev[0] + wi] + [0.0] * m
         for j in range(1, m + 1):
             pj = prototype[j - 1]
-            best = min(prev[j] + wi, cur[j - 1] + _MISSING,
-                       prev[j - 1] + _SUB_COST[tok, pj] * wi)
+            # Comparisons written out: this loop runs for every prototype of every new glyph.
+            best = prev[j] + wi
+            step = cur[j - 1] + missing
+            if step < best:
+                best = step
+            step = prev[j - 1] + sub[tok, pj] * wi
+            if step < best:
+                best = step
             # one glyph segment may stand for two equal prototype tokens
             if j > 1 and prototype[j - 2] == pj == tok:
-                best = min(best, prev[j - 1] + _MISSING * 0.5)
+                step = prev[j - 1] + half
+                if step < best:
+                    best = step
             cur[j] = best
         prev = cur
     return prev[m]
