@@ -178,7 +178,7 @@ def test_every_skin_has_both_themes_and_the_colours_the_page_reads():
     assert "pixel" in fonts and len(fonts) == len(nonogram.SKINS)
     for name, skin in nonogram.skins().items():
         assert skin["zero"] in ("0", "blank") and skin["done"] in ("fade", "strike"), name
-        assert skin["clues"] in ("bands", "boxed", "free"), name
+        assert skin["clues"] in ("bands", "boxed", "free", "bars"), name
         assert nonogram.MIN_CELL <= skin["cell"] <= nonogram.MAX_CELL, name
         for theme in nonogram.THEMES:
             for key, value in skin[theme].items():

@@ -14,7 +14,7 @@ import threading
 
 from autoplayer.errors import UserError
 
-SKIN_NAMES = ("pixel", "sans", "serif", "mono")
+SKIN_NAMES = ("pixel", "sans", "serif", "mono", "bars")
 """Kept here as text so building the parser reads no files; a test keeps it in step."""
 
 

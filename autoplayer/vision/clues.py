@@ -169,11 +169,13 @@ def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) ->
     if col_band.shape[0]:
         band = col_band
         col_scale, col_strength = grounded_ink(
-            band, (1, long), dark, _paper_across(band, col_spans, board.x, 1, dark), rule_width)
+            band, (1, long), dark,
+            _paper_across(band, col_spans, board.x, 1, dark, rule_width, pitch), rule_width)
     if row_band.shape[1]:
         band = row_band
         row_scale, row_strength = grounded_ink(
-            band, (long, 1), dark, _paper_across(band, row_spans, board.y, 0, dark), rule_width)
+            band, (long, 1), dark,
+            _paper_across(band, row_spans, board.y, 0, dark, rule_width, pitch), rule_width)
     peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_scale, row_scale)
              if s is not None and s.size]
     peak = max(peaks) if peaks else 0.0
@@ -403,10 +405,37 @@ def _hairline_threshold(ink: np.ndarray) -> float | None:
 
 
 def _paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, axis: int,
-                  dark: bool) -> np.ndarray:
+                  dark: bool, rule_width: int, pitch: float) -> np.ndarray:
     """Each strip's paper at each point along it: its brightest pixel across the strip
     there (darkest for light ink). A strip is taller than its digits, so paper shows
-    above or below every stroke; outside every strip nothing is bounded."""
+    above or below every stroke; outside every strip nothing is bounded.
+
+    Paper is an area, not a line: a highlight no wider than a rule (a bar's bright
+    edge, along or across) is not the paper, or the whole bar would look like a
+    mid-tone seam. Where a number's strokes leave no such area across the strip (the
+    feet of a wide "12"), the paper within half a cell along stands in (beyond the
+    digit), no brighter than the brightest pixel there.
+    """
+    if not band.size:
+        return band.copy()
+    square = (rule_width + 1, rule_width + 1)
+    reach = 2 * int(pitch / 2) + 1
+    along = (reach, 1) if axis == 0 else (1, reach)
+    thin_out, spread, lower = ((cv2.MORPH_ERODE, cv2.MORPH_DILATE, np.minimum) if dark
+                               else (cv2.MORPH_DILATE, cv2.MORPH_ERODE, np.maximum))
+    raw = _across(band, spans, offset, axis, dark)
+    # Beyond the band's edge is no paper: a highlight along its edge is not an area.
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, square)
+    thinned = cv2.morphologyEx(band, thin_out, kernel, borderType=cv2.BORDER_CONSTANT,
+                               borderValue=0.0 if dark else 255.0)
+    area = _across(thinned, spans, offset, axis, dark)
+    nearby = lower(raw, _morph(area, spread, along))
+    return np.maximum(area, nearby) if dark else np.minimum(area, nearby)
+
+
+def _across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, axis: int,
+            dark: bool) -> np.ndarray:
+    """The brightest (dark ink; else darkest) pixel across each strip, along it."""
     ground = np.full_like(band, 255.0 if dark else 0.0)
     pick = np.max if dark else np.min
     for a, b in spans:
@@ -454,6 +483,11 @@ def _touches_far_edge(strength: np.ndarray, threshold: float, pitch: float, kind
     return bool(edge.any())
 
 
+def _morph(a: np.ndarray, op: int, wh: tuple[int, int]) -> np.ndarray:
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, wh)
+    return cv2.morphologyEx(a, op, kernel, borderType=cv2.BORDER_REPLICATE)
+
+
 def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.ndarray,
            band_threshold: float, pitch: float, dark: bool = True,
            hairline: float | None = None) -> Strip:
@@ -475,7 +509,8 @@ def _strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.nda
         return Strip(kind, index, box, ())
     threshold = hairline if hairline is not None else max(
         band_threshold, STRIP_CONTRAST[dark] * float(scale.max()))
-    ink = _main_line(_drop_rules(strength > threshold, kind, pitch), kind)
+    ink = _main_line(_drop_edge_slivers(_drop_rules(strength > threshold, kind, pitch), kind,
+                                        pitch), kind)
     if not ink.any():
         return Strip(kind, index, box, ())
     if kind == "column":
@@ -497,6 +532,52 @@ def _is_rule(blob: Blob, strip: Rect, kind: str, pitch: float) -> bool:
     w, h = blob.box.w, blob.box.h
     thin, long = (w, h) if kind == "row" else (h, w)
     return thin < 0.15 * long
+
+
+def _drop_edge_slivers(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
+    """Remove pieces of the line between two strips: shapes against a side of the strip
+    (within a rule's width of it), longer than wide, with nearly all their ink within
+    two rules' width of the side, and either running on to the strip's end at the
+    board or with no digit just inside them. (A bar's dark edge shows as ink only where
+    its shading deepens, so it is too short to be dropped as a line. Digits keep clear
+    of the board; one against the side is part of a number wide enough to reach it,
+    whose next digit stands close beside it; one touching the shading reaches well
+    inside.)"""
+    # Work with the sides left and right (a column strip's sides run down it).
+    m = ink if kind == "column" else ink.T
+    rule = _rule_width(pitch)
+    w = m.shape[1]
+    if w <= 4 * rule + 2 or not (m[:, :rule + 1].any() or m[:, w - rule - 1:].any()):
+        return ink
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
+    bad = []
+    for i in range(1, n):
+        x0 = int(stats[i, cv2.CC_STAT_LEFT])
+        x1 = x0 + int(stats[i, cv2.CC_STAT_WIDTH])
+        left = x0 <= rule
+        if not left and x1 < w - rule:
+            continue
+        y0, h = int(stats[i, cv2.CC_STAT_TOP]), int(stats[i, cv2.CC_STAT_HEIGHT])
+        if stats[i, cv2.CC_STAT_AREA] <= rule and (x1 <= rule + 1 if left else x0 >= w - rule - 1):
+            bad.append(i)  # a speck of shading (broken up by a texture) in the side's margin
+            continue
+        if 2 * min(x1 - x0, rule) >= h:
+            continue
+        cols = (labels[y0:y0 + h] == i).sum(axis=0)
+        side = np.arange(w)
+        near = (side <= 2 * rule) if left else (side >= w - 1 - 2 * rule)
+        if cols[~near].sum() > 0.1 * cols.sum():
+            continue
+        inside = slice(x1, x1 + rule + 2) if left else slice(max(0, x0 - rule - 2), x0)
+        beside = np.unique(labels[y0:y0 + h, inside])
+        if y0 + h < m.shape[0] - 2 and any(j not in (0, i) and stats[j, cv2.CC_STAT_HEIGHT] * 2
+                                           >= h for j in beside):
+            continue  # the next digit of a number wide enough to reach the side
+        bad.append(i)
+    if not bad:
+        return ink
+    out = m & ~np.isin(labels, bad)
+    return out if kind == "column" else out.T
 
 
 def _near(blob: Blob, strip: Strip) -> int:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from autoplayer.geometry import Rect
 from autoplayer.vision import scanline
-from autoplayer.vision.clues import Blob, ClueLayout, Glyph, Strip, gap_threshold, split_touching
+from autoplayer.vision.clues import Blob, ClueLayout, Glyph, Strip, split_touching
+from autoplayer.vision.spacing import Spacing, learn_spacing
 from autoplayer.vision.templates import TemplateSet
 from autoplayer.vision.templates import confidence_over as templates_confidence
 
@@ -124,10 +125,10 @@ def make_number(digits: list[DigitReading]) -> ClueNumber:
 def read_lines(layout: ClueLayout, templates: TemplateSet | None = None
                ) -> tuple[list[list[ClueNumber]], list[list[ClueNumber]]]:
     """Numbers of every row and column, in reading order."""
-    lo, hi = gap_threshold(layout)
+    spacing = learn_spacing(layout)
     h, w = layout.grid.height, layout.grid.width
-    rows = [_read_strip(s, layout, templates, lo, hi, w) for s in layout.rows]
-    columns = [_read_strip(s, layout, templates, lo, hi, h) for s in layout.columns]
+    rows = [_read_strip(s, layout, templates, spacing, w) for s in layout.rows]
+    columns = [_read_strip(s, layout, templates, spacing, h) for s in layout.columns]
     return rows, columns
 
 
@@ -138,19 +139,21 @@ def _digits_of(blob: Blob, layout: ClueLayout, templates: TemplateSet | None
 
 
 def _read_strip(strip: Strip, layout: ClueLayout, templates: TemplateSet | None,
-                lo: float, hi: float, length: int) -> list[ClueNumber]:
+                spacing: Spacing, length: int) -> list[ClueNumber]:
     numbers: list[ClueNumber] = []
     for group in strip.groups:
         units = [_digits_of(b, layout, templates) for b in group]
         if strip.kind == "column":
             numbers.append(make_number([d for u in units for d in u]))
         else:
-            gaps = [group[i].box.x - group[i - 1].box.right for i in range(1, len(group))]
-            numbers.extend(split_numbers(units, gaps, lo, hi, length))
+            gaps = [spacing.apart(a[-1].glyph.box, b[0].glyph.box)
+                    for a, b in itertools.pairwise(units)]
+            numbers.extend(split_numbers(units, gaps, spacing.inside, spacing.between,
+                                         length))
     return numbers
 
 
-def split_numbers(units: list[list[DigitReading]], gaps: list[int], lo: float, hi: float,
+def split_numbers(units: list[list[DigitReading]], gaps: list[float], lo: float, hi: float,
                   length: int) -> list[ClueNumber]:
     """The most plausible split of a row strip's ink into numbers, scored as a whole.
 

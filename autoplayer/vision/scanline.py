@@ -32,7 +32,7 @@ HOLES: dict[int, tuple[int, ...]] = {
 PROTOTYPES: dict[int, tuple[str, ...]] = {
     0: ("CDC", "FDF", "CDTDC", "FDTDF"),
     1: ("F", "CF", "LCF", "CCF", "C", "CLDCF", "CDCF", "LDCF", "FCF", "CFDCF",
-        "CFCF"),
+        "CFCF", "RDR", "CDR"),
     2: ("CDRCLF", "CDRLF", "FRFLF", "CRCLF", "CDRCF", "FRLF", "CRLF", "CDRCLDF"),
     3: ("CDRCRDC", "FRFRF", "CRCRC", "CDRCRC", "CRCDC", "FRCRF", "CDRFRDC", "FDRDF", "CDRDC",
         "FCRCF"),
@@ -54,6 +54,11 @@ _SUB = np.array([
     [0.9, 0.8, 0.9, 0.7, 0.0, 0.5],  # D
     [1.0, 1.0, 1.0, 0.9, 0.5, 0.0],  # T
 ])
+ONE_WIDEST = 0.68
+"""A "1" is at most this wide for its height (a sans "1" with a foot as wide as its flag
+reaches 0.65); wider, it is something else."""
+PINHOLE = 0.3
+"""A weak hole shorter than this share of the tallest strong hole is not a bowl."""
 _MISSING = 0.6
 """Cost of a prototype token the glyph lacks altogether."""
 _FULL_WEIGHT = 0.12
@@ -112,18 +117,28 @@ _SUB_COST = {(a, b): float(_SUB[i, j]) for i, a in enumerate(_ORDER) for j, b in
 def distance(segs: list[Segment], prototype: str) -> float:
     """Weighted edit distance between a glyph's segments and a prototype sequence."""
     m = len(prototype)
-    prev = [j * _MISSING for j in range(m + 1)]
+    missing, half = _MISSING, _MISSING * 0.5
+    sub = _SUB_COST
+    prev = [j * missing for j in range(m + 1)]
     for seg in segs:
         wi = _weight(seg.share)
         tok = seg.token
         cur = [prev[0] + wi] + [0.0] * m
         for j in range(1, m + 1):
             pj = prototype[j - 1]
-            best = min(prev[j] + wi, cur[j - 1] + _MISSING,
-                       prev[j - 1] + _SUB_COST[tok, pj] * wi)
+            # Comparisons written out: this loop runs for every prototype of every new glyph.
+            best = prev[j] + wi
+            step = cur[j - 1] + missing
+            if step < best:
+                best = step
+            step = prev[j - 1] + sub[tok, pj] * wi
+            if step < best:
+                best = step
             # one glyph segment may stand for two equal prototype tokens
             if j > 1 and prototype[j - 2] == pj == tok:
-                best = min(best, prev[j - 1] + _MISSING * 0.5)
+                step = prev[j - 1] + half
+                if step < best:
+                    best = step
             cur[j] = best
         prev = cur
     return prev[m]
@@ -156,11 +171,17 @@ def holes(glyph: np.ndarray) -> list[Hole]:
 
 
 def _hole_penalty(digit: int, found: list[Hole]) -> float:
-    """Penalty for the holes seen; a weak hole may be counted or not, whichever fits."""
+    """Penalty for the holes seen; a weak hole may be counted or not, whichever fits.
+
+    A weak hole far shorter than a strong one beside it is a pinhole where two strokes
+    of an antialiased glyph nearly meet (a 9's bowl closing on its stem), not a bowl.
+    """
     strong = [h for h in found if not h.weak]
     if len(strong) == len(found):
         return _holes_fit(digit, found)
-    return min(_holes_fit(digit, strong), _holes_fit(digit, found))
+    tallest = max((h.bottom - h.top for h in strong), default=0.0)
+    plausible = [h for h in found if not h.weak or h.bottom - h.top >= PINHOLE * tallest]
+    return min(_holes_fit(digit, strong), _holes_fit(digit, plausible))
 
 
 def _holes_fit(digit: int, found: list[Hole]) -> float:
@@ -188,21 +209,34 @@ def scores(glyph: np.ndarray) -> dict[int, float]:
     g, _, _ = trim(np.asarray(glyph, dtype=bool))
     if g.size == 0:
         return {d: np.inf for d in PROTOTYPES}
-    segs = segments(g)
     h, w = g.shape
     found = holes(g)
-    out = {
-        d: min(distance(segs, p) for p in protos) + _hole_penalty(d, found)
-        for d, protos in PROTOTYPES.items()
-    }
+    nearest = _nearest(tuple((seg.token, seg.share) for seg in segments(g)))
+    out = {d: nearest[d] + _hole_penalty(d, found) for d in PROTOTYPES}
     aspect = w / h
     if aspect < 0.34:  # only a bare stem is this narrow
         for d in out:
             if d != 1:
                 out[d] += 1.0
     else:
-        out[1] += 0.5 if aspect > 0.5 else 0.0
+        out[1] += 0.5 if aspect > ONE_WIDEST else 0.0
     return out
+
+
+_SHAPES: dict[tuple[tuple[str, float], ...], dict[int, float]] = {}
+
+
+def _nearest(shape: tuple[tuple[str, float], ...]) -> dict[int, float]:
+    """Each digit's nearest prototype distance for a token sequence. Glyphs on a textured
+    ground differ pixel by pixel but mostly share their sequence: memoised by it."""
+    hit = _SHAPES.get(shape)
+    if hit is None:
+        segs = [Segment(t, share) for t, share in shape]
+        if len(_SHAPES) >= _CACHE_LIMIT:
+            _SHAPES.clear()
+        hit = _SHAPES[shape] = {d: min(distance(segs, p) for p in protos)
+                                for d, protos in PROTOTYPES.items()}
+    return hit
 
 
 _CACHE: dict[tuple[tuple[int, ...], bytes],
@@ -239,6 +273,7 @@ def _memo(glyph: np.ndarray) -> tuple[list[tuple[int, float]], dict[int, float]]
 def clear_cache() -> None:
     """Forget memoised readings (benchmarks use it to time cold reads)."""
     _CACHE.clear()
+    _SHAPES.clear()
 
 
 MARGIN = 0.4

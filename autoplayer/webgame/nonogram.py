@@ -27,6 +27,32 @@ THEMES = ("light", "dark")
 MIN_CELL, MAX_CELL = 12, 40
 DEFAULT_SKIN = "pixel"
 
+# --- appearance options: what the clues look like, on top of any skin ------------------
+CLUE_FONTS = {
+    "dejavu-sans": "\"DejaVu Sans\"",
+    "open-sans": "\"Open Sans\"",
+    "lato": "Lato",
+    "liberation-sans": "\"Liberation Sans\"",
+}
+"""`font=NAME`: the clue font family (installed system fonts: tools/ensure-system-deps)."""
+FONT_WEIGHTS = ("normal", "bold")
+"""`weight=`: the clue font's weight."""
+CLUE_TEXTURES = ("flat", "dotted", "noise", "gradient")
+"""`texture=`: what lies under the clues (over the skin's own clue background)."""
+
+
+def appearance(query: Mapping[str, str]) -> dict[str, str]:
+    """The appearance options a URL asks for (`font=`, `weight=`, `texture=`); only those
+    given, so a page without them is drawn exactly as its skin says."""
+    out: dict[str, str] = {}
+    for key, allowed in (("font", tuple(CLUE_FONTS)), ("weight", FONT_WEIGHTS),
+                         ("texture", CLUE_TEXTURES)):
+        if key in query:
+            if query[key] not in allowed:
+                raise UserError(f"unknown {key} {query[key]!r}; {key}s: {', '.join(allowed)}")
+            out[key] = CLUE_FONTS.get(query[key], query[key]) if key == "font" else query[key]
+    return out
+
 
 @cache
 def skins() -> dict[str, dict[str, Any]]:
@@ -41,7 +67,8 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
     """The puzzle (by `puzzle=ID`, else `size=WxH&seed=N`) and the look a URL asks for.
 
     Optional: `grid=` a started game (`puzzles.grid_param`), `hover=R,C` a cell
-    drawn as if the pointer were over it (until the pointer moves).
+    drawn as if the pointer were over it (until the pointer moves), and the
+    appearance options (`appearance`).
     """
     from autoplayer.games.nonogram.model import Puzzle
 
@@ -74,6 +101,9 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
     if "hover" in query:
         config["hover"] = list(query_cell(query, "hover", puzzle.width, puzzle.height))
     config["layout"] = layout_options(query)
+    looks = appearance(query)
+    if looks:
+        config["appearance"] = looks
     name = puzzle.title or f"{puzzle.width}×{puzzle.height}"
     return PageConfig(config, puzzle, f"Nonogram – {name}")
 

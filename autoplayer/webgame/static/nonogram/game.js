@@ -8,6 +8,8 @@
   const puzzle = cfg.puzzle;
   const skin = cfg.skin;
   const colours = skin[cfg.theme];
+  // Appearance options from the URL (font, weight, texture under the clues): see appearance().
+  const look = cfg.appearance || {};
   const W = puzzle.width;
   const H = puzzle.height;
   const pitch = cfg.cell;
@@ -43,7 +45,7 @@
 
   // --- measuring numbers in the skin's font -------------------------------------------
   function setFont(px) {
-    ctx.font = `${skin.weight || "normal"} ${px}px ${skin.font}`;
+    ctx.font = `${look.weight || skin.weight || "normal"} ${px}px ${look.font || skin.font}`;
   }
   function numberWidth(n) {
     const s = String(n);
@@ -70,6 +72,14 @@
     textDescent = Math.max(0, Math.round(m.actualBoundingBoxDescent));
   }
 
+  // The blank between a row's numbers: one space of the font on bars (as KDE's Picmi
+  // writes a row's clue: numbers joined by spaces), else a fixed share of the font size.
+  function numberSpacing() {
+    if (isPixel) return 5 * block;
+    if (bars) return Math.max(1, Math.round(ctx.measureText(" ").width));
+    return Math.round(fontPx * 0.55);
+  }
+
   // The numbers a line shows: a zero clue is "0" or nothing, depending on the skin.
   function shown(clue) {
     if (clue.length) return clue;
@@ -87,14 +97,16 @@
   // --- layout -------------------------------------------------------------------------
   const boxed = gridCells || (L.clue_cells === "skin" && skin.clues === "boxed");
   const bands = L.clue_cells === "skin" && skin.clues === "bands";
+  const bars = L.clue_cells === "skin" && skin.clues === "bars";
   const lineH = boxed ? pitch : isPixel ? 12 * block : Math.round(fontPx * 1.25);
-  const rowGap = isPixel ? 5 * block : Math.round(fontPx * 0.55);
+  const rowGap = numberSpacing();
   const colShown = puzzle.columns.map(shown);
   const rowShown = puzzle.rows.map(shown);
   const maxCol = Math.max(1, ...colShown.map((c) => c.length));
   const maxRow = Math.max(1, ...rowShown.map((c) => c.length));
   const boxW = gridCells ? pitch : Math.max(pitch, ...rowShown.flat().map((n) => numberWidth(n) + 6));
-  const toBoard = gridCells ? 0 : boxed ? 1 : isPixel ? Math.max(3, 2 * block) : 5;
+  const toBoard = gridCells ? 0 : boxed ? 1 : isPixel ? Math.max(3, 2 * block)
+    : bars ? Math.max(3, Math.round(pitch / 5)) : 5;
   function rowTextWidth(nums) {
     if (boxed) return nums.length * boxW;
     return nums.reduce((a, n) => a + numberWidth(n), 0) + Math.max(0, nums.length - 1) * rowGap;
@@ -217,6 +229,10 @@
   }
 
   function drawClueBackgrounds() {
+    if (bars) {
+      drawLineBars();
+      return;
+    }
     const colLo = Math.min(colFar, colBoard), colHi = Math.max(colFar, colBoard);
     const rowLo = Math.min(rowFar, rowBoard), rowHi = Math.max(rowFar, rowBoard);
     for (let c = 0; c < W; c++) {
@@ -260,6 +276,113 @@
     if (L.heading) ctx.fillText(L.heading, bx, marginY + Math.round(textPx * 1.1));
     if (L.status) ctx.fillText(L.status, bx, cssH - Math.round(textPx * 0.35));
     if (!isPixel) setFont(fontPx);
+  }
+
+  // --- appearance: bars and textures under the clues ---------------------------------
+  // One bar per line, as KDE's Picmi draws its clues: alternating shades, a dark edge
+  // between neighbours and a light rim inside it, the texture option on the bar.
+  function drawLineBars() {
+    // Each bar's edge is half the dark line between two bars (a rule, as thick as a
+    // grid line at most). Bars run from the canvas side of their band to the board.
+    const edge = Math.max(1, Math.round(pitch / 24));
+    const colLo = Math.min(colFar, colBoard), colHi = Math.max(colFar, colBoard);
+    const rowLo = Math.min(rowFar, rowBoard), rowHi = Math.max(rowFar, rowBoard);
+    for (let c = 0; c < W; c++) {
+      const hot = hover && hover.c === c;
+      drawBar(xLine(c), colLo, pitch + 1, colHi - colLo, edge,
+        hot ? colours.hoverBand : c % 2 ? colours.band2 : colours.band1, true, !colsBottom);
+    }
+    for (let r = 0; r < H; r++) {
+      const hot = hover && hover.r === r;
+      drawBar(rowLo, yLine(r), rowHi - rowLo, pitch + 1, edge,
+        hot ? colours.hoverBand : r % 2 ? colours.band2 : colours.band1, false, !rowsRight);
+    }
+  }
+
+  function drawBar(x, y, w, h, edge, base, vertical, boardAtEnd) {
+    ctx.fillStyle = colours.barEdge;
+    ctx.fillRect(x, y, w, h);
+    const ix = x + edge, iy = y + edge, iw = w - 2 * edge, ih = h - 2 * edge;
+    ctx.fillStyle = base;
+    ctx.fillRect(ix, iy, iw, ih);
+    paintTexture(ix, iy, iw, ih, vertical);
+    ctx.strokeStyle = colours.barRim;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(ix + 0.5, iy + 0.5, iw - 1, ih - 1);
+    drawBarShading(ix, iy, iw, ih, vertical, boardAtEnd);
+  }
+
+  // The bar's sides in shadow over its last cell before the board, as if rounded there:
+  // ink-dark against the edge, fading into the bar a tenth of a cell in (light theme;
+  // a dark theme's bars keep plain edges).
+  function drawBarShading(x, y, w, h, vertical, boardAtEnd) {
+    if (cfg.theme === "dark") return;
+    const s = Math.max(2, Math.round(pitch / 10));
+    const len = Math.min(vertical ? h : w, pitch);
+    const sides = vertical ? [[x, 1], [x + w, -1]] : [[y, 1], [y + h, -1]];
+    for (const [at, dir] of sides) {
+      const g = vertical ? ctx.createLinearGradient(at, 0, at + dir * s, 0)
+        : ctx.createLinearGradient(0, at, 0, at + dir * s);
+      g.addColorStop(0, "rgba(0,0,0,0.7)");
+      g.addColorStop(1, "rgba(0,0,0,0)");
+      ctx.fillStyle = g;
+      if (vertical) ctx.fillRect(dir > 0 ? at : at - s, boardAtEnd ? y + h - len : y, s, len);
+      else ctx.fillRect(boardAtEnd ? x + w - len : x, dir > 0 ? at : at - s, len, s);
+    }
+  }
+
+  // The texture option over a clue background: dots, noise or a gradient along the line,
+  // faint beside the ink (an eighth to a quarter of the way to black or white).
+  let texturePattern = null;
+  function paintTexture(x, y, w, h, vertical) {
+    const kind = look.texture || "flat";
+    if (kind === "flat" || w <= 0 || h <= 0) return;
+    const dark = cfg.theme === "dark";
+    if (kind === "gradient") {
+      const g = vertical ? ctx.createLinearGradient(0, y, 0, y + h) : ctx.createLinearGradient(x, 0, x + w, 0);
+      g.addColorStop(0, dark ? "rgba(0,0,0,0.35)" : "rgba(255,255,255,0.45)");
+      g.addColorStop(1, dark ? "rgba(255,255,255,0.10)" : "rgba(0,0,0,0.22)");
+      ctx.fillStyle = g;
+    } else {
+      if (!texturePattern) texturePattern = ctx.createPattern(textureTile(kind, dark), "repeat");
+      ctx.fillStyle = texturePattern;
+    }
+    ctx.fillRect(x, y, w, h);
+  }
+
+  function textureTile(kind, dark) {
+    const tile = document.createElement("canvas");
+    const n = kind === "dotted" ? 6 : 64;
+    tile.width = tile.height = n;
+    const t = tile.getContext("2d");
+    const tone = dark ? "255,255,255" : "0,0,0";
+    if (kind === "dotted") {
+      // Dots on a diagonal lattice (two per tile), as on a printed halftone.
+      t.fillStyle = `rgba(${tone},0.16)`;
+      t.fillRect(0, 0, 2, 2);
+      t.fillRect(3, 3, 2, 2);
+      return tile;
+    }
+    let seed = 12345; // a fixed seed: the same page draws the same noise
+    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const img = t.createImageData(n, n);
+    for (let i = 0; i < n * n; i++) {
+      const v = dark ? 255 : 0;
+      img.data[4 * i] = img.data[4 * i + 1] = img.data[4 * i + 2] = v;
+      img.data[4 * i + 3] = Math.round(rand() * 32);
+    }
+    t.putImageData(img, 0, 0);
+    return tile;
+  }
+
+  // The texture option on skins without bars: over their clue areas, as they are drawn.
+  function drawClueAreaTexture() {
+    if (bars || !look.texture) return;
+    const colLo = Math.min(colFar, colBoard), colHi = Math.max(colFar, colBoard);
+    const rowLo = Math.min(rowFar, rowBoard), rowHi = Math.max(rowFar, rowBoard);
+    // Two pixels clear of the board's outer line, whichever side the band is on.
+    paintTexture(bx + 1, colLo + (colsBottom ? 2 : 0), W * pitch - 1, colHi - colLo - 2, true);
+    paintTexture(rowLo + (rowsRight ? 2 : 0), by + 1, rowHi - rowLo - 2, H * pitch - 1, false);
   }
 
   function drawPixelNumber(n, x, y, ink, shadow) {
@@ -383,6 +506,7 @@
     ctx.fillRect(0, 0, cssW, cssH);
     drawClueBackgrounds();
     drawPageText();
+    drawClueAreaTexture();
     drawClues();
     drawCells();
     drawLines();

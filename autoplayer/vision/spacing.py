@@ -1,0 +1,103 @@
+"""How far apart the digits of one number stand, and how far apart numbers: learned per board.
+
+Two measures of the space between neighbouring digits on a row: the ink gap
+(blank columns between them) and the step from one digit's centre to the
+next. Fonts that put a fixed blank between glyphs (bitmap fonts) keep the gap
+constant. Fonts with tabular digits (most outline fonts: every digit has the
+same advance) keep the step constant, while their gaps swing with the glyphs'
+widths: with single-space separation "1 1" leaves more blank than "4 4", and
+"11" nearly as much as "4 4". Each measure splits all the board's pairs into
+two clusters (inside a number, between numbers); the step is used only when
+its clusters stand clearly further apart for their spread than the gaps' do.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from autoplayer.geometry import Rect
+from autoplayer.vision.clues import ClueLayout, gap_threshold, split_touching
+
+STEP_PREFERENCE = 1.2
+"""The step's clusters must be this many times better separated than the gaps' to be
+used (the gap is the measure every game read so far was learned with)."""
+TWO_CLUSTERS = 0.2
+"""Two clusters of steps stand at least this share of the digit height apart (a space
+is a third of a digit's advance or more); else every step is of one kind."""
+
+
+@dataclass(frozen=True)
+class Spacing:
+    """The measure used between neighbouring digits and its typical values."""
+
+    centred: bool
+    """Measured from centre to centre (tabular digits), else as the blank between inks."""
+    inside: float
+    """Typical value inside one number."""
+    between: float
+    """Typical value between two numbers."""
+
+    def apart(self, left: Rect, right: Rect) -> float:
+        """How far apart two neighbouring digits (or blobs' facing digits) stand."""
+        if self.centred:
+            return right.x + right.w / 2 - (left.x + left.w / 2)
+        return right.x - left.right
+
+
+def learn_spacing(layout: ClueLayout) -> Spacing:
+    """This board's spacing, from every strip at once (see the module docstring)."""
+    lo, hi = gap_threshold(layout)
+    by_gap = Spacing(False, lo, hi)
+    inside, mixed, gaps_inside, gaps_mixed = _pairs(layout)
+    steps = np.array(inside + mixed, float)
+    gaps = np.array(gaps_inside + gaps_mixed, float)
+    step_split = _two_means(steps)
+    gap_split = _two_means(gaps)
+    if step_split is None or gap_split is None:
+        return by_gap
+    (s_lo, s_hi, s_score), (_, _, g_score) = step_split, gap_split
+    if s_hi - s_lo < TWO_CLUSTERS * layout.digit_height or s_score < STEP_PREFERENCE * g_score:
+        return by_gap
+    if inside:
+        s_lo = min(s_lo, float(np.median(inside)))
+    return Spacing(True, s_lo, s_hi)
+
+
+def _pairs(layout: ClueLayout) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Steps and gaps between neighbouring digits: in column groups (stacked numbers, so
+    inside one number) and between a row's blobs (inside or between numbers)."""
+    inside: list[float] = []
+    mixed: list[float] = []
+    gaps_inside: list[float] = []
+    gaps_mixed: list[float] = []
+    centred = Spacing(True, 0.0, 0.0)
+    gap = Spacing(False, 0.0, 0.0)
+    for strips, steps, gaps in ((layout.columns, inside, gaps_inside),
+                                (layout.rows, mixed, gaps_mixed)):
+        for strip in strips:
+            for group in strip.groups:
+                digits = [[g.box for g in split_touching(b, layout.digit_height,
+                                                         layout.digit_width)] for b in group]
+                for a, b in itertools.pairwise(digits):
+                    steps.append(centred.apart(a[-1], b[0]))
+                    gaps.append(gap.apart(a[-1], b[0]))
+    return inside, mixed, gaps_inside, gaps_mixed
+
+
+def _two_means(values: np.ndarray) -> tuple[float, float, float] | None:
+    """Two clusters' means and how well they stand apart for their spread; None when
+    the values do not fall into two."""
+    if values.size < 2:
+        return None
+    lo, hi = float(values.min()), float(values.max())
+    a = b = values
+    for _ in range(20):
+        mid = (lo + hi) / 2
+        a, b = values[values <= mid], values[values > mid]
+        if a.size == 0 or b.size == 0:
+            return None
+        lo, hi = float(a.mean()), float(b.mean())
+    return lo, hi, (hi - lo) / (float(a.std()) + float(b.std()) + 1.0)
