@@ -6,7 +6,7 @@ screenshots the page and checks the board size and every clue against the
 puzzle the server holds.
 
 Reader per case (`reader_for`): the state machines alone (untrained) wherever
-they read the skin; the committed calibrated templates templates/web-SKIN
+they read the skin; the committed calibrated templates web-SKIN (autoplayer/templates/)
 (made by tools/webgame-calibration from other seeds) combined with the state
 machines where the font is ambiguous to an untrained reader at that size:
 sans at 12 px (digits 5-7 px tall: 5 looks like 7), serif below 32 px (thin
@@ -52,7 +52,7 @@ BOARDS = {12: ((10, 10), (25, 20)), 16: ((10, 10), (25, 20)), 20: ((30, 30),),
 
 TEMPLATED = {("sans", 12), ("serif", 12), ("serif", 16), ("serif", 20), ("serif", 24),
              ("mono", 12), ("mono", 16), ("mono", 32)}
-"""(skin, cell px) read with templates/web-SKIN as well as the state machines."""
+"""(skin, cell px) read with the web-SKIN templates as well as the state machines."""
 
 KNOWN: dict[tuple[str, str, int, tuple[int, int]], str] = {
 }
@@ -102,7 +102,7 @@ def test_reads_browser_rendered_board(server, skin, theme, cell, size):
     session = f"vision-{skin}-{theme}-{cell}-{size[0]}x{size[1]}"
     image = _shoot(server, session, size, cell, seed=cell + size[0], skin=skin, theme=theme)
     puzzle = server.puzzle(session)
-    templates = load_templates(f"templates/web-{skin}") if reader_for(skin, cell) == "templates" \
+    templates = load_templates(f"web-{skin}") if reader_for(skin, cell) == "templates" \
         else None
     reading = read_nonogram(image, verify=False, templates=templates)
     assert (reading.grid.width, reading.grid.height) == (puzzle.width, puzzle.height)
@@ -157,7 +157,7 @@ def test_reads_started_game(server, skin, theme, hover, first_row_filled):
     session = f"started-{skin}-{theme}-{int(hover)}{int(first_row_filled)}"
     image = _shoot(server, session, (10, 10), 24, seed=5, skin=skin, theme=theme, grid=grid,
                    **extra)
-    templates = load_templates(f"templates/web-{skin}") if reader_for(skin, 24) == "templates" \
+    templates = load_templates(f"web-{skin}") if reader_for(skin, 24) == "templates" \
         else None
     reading = read_nonogram(image, verify=False, templates=templates)
     assert reading.state.shape == grid.shape
