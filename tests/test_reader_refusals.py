@@ -99,3 +99,38 @@ def test_a_board_cut_by_the_edge_names_the_edge(edge, crop):
     with pytest.raises(InputError, match=f"the board continues past the window's {edge} edge: "
                                          f"make the window {bigger} or zoom out"):
         read_nonogram(cut)
+
+
+def _hide_last_lines(image: np.ndarray, board, cell: int, end: str, lines: int = 2
+                     ) -> np.ndarray:
+    """The picture with the board's last `lines` columns (rows) painted over in the cells'
+    colour, lines and frame included: a grid whose last lines are too faint to see, its
+    clue numbers still standing beyond the board found."""
+    out = image.copy()
+    paper = image[board.y + cell // 2, board.x + cell // 2].copy()
+    if end == "right":
+        out[board.y:board.bottom + 1, board.right - lines * cell:board.right + 2] = paper
+    else:
+        out[board.bottom - lines * cell:board.bottom + 2, board.x:board.right + 1] = paper
+    return out
+
+
+@pytest.mark.parametrize("end", ["right", "bottom"])
+@pytest.mark.parametrize("skin", [Skin("sans", cell=24), Skin("serif", dark=True, cell=30),
+                                  Skin("mono", boxed=True, cell=20)],
+                         ids=["sans", "serif-dark", "mono-boxed"])
+def test_clues_past_the_board_found_refuse_a_short_board(end, skin):
+    """Clue numbers lined up beyond the board's end: the lattice was found too short
+    (8 columns where the game has 10), named rather than read as misread clues."""
+    image = np.asarray(render(random_puzzle(10, 10, seed=1), skin))
+    board = read_nonogram(image, verify=False).board
+    short = _hide_last_lines(image, board, skin.cell, end)
+    with pytest.raises(InputError, match=f"clue numbers continue past the board's {end} end: "
+                                         "the grid was not found whole") as err:
+        read_nonogram(short)
+    x, y, _, _ = err.value.region
+    if end == "right":  # the region is the next column's clue ink, past the board found
+        assert board.right - 2 * skin.cell - 2 <= x <= board.right - skin.cell and y < board.y
+    else:
+        assert board.bottom - 2 * skin.cell - 2 <= y <= board.bottom - skin.cell
+        assert x < board.x

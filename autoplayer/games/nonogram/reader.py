@@ -31,6 +31,7 @@ from autoplayer.errors import InputError
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Puzzle, min_length
 from autoplayer.geometry import Rect
 from autoplayer.vision.clues import ClueLayout, find_clues, gap_threshold
+from autoplayer.vision.ends import clues_past_ends
 from autoplayer.vision.grid import Grid, continues_past, find_grid
 from autoplayer.vision.image import ascii_picture, luminance
 from autoplayer.vision.numbers import ClueNumber, read_lines
@@ -130,6 +131,7 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
     refuse_numbers_on_every_side(sides, grid)
     layout = find_clues(image, grid, sides)
     refuse_if_not_a_nonogram(layout)
+    refuse_short_board(image, layout)
     has_digits = any(s.groups for s in (*layout.rows, *layout.columns))
     if has_digits and layout.digit_height < min_digit_height:
         board = grid.rect
@@ -208,6 +210,18 @@ def refuse_if_not_a_nonogram(layout: ClueLayout) -> None:
         raise InputError(f"{NOT_A_NONOGRAM}: no clue numbers line up with the board's "
                          f"{' or '.join(missing)}",
                          region=(board.x, board.y, board.w, board.h))
+
+
+def refuse_short_board(image: np.ndarray, layout: ClueLayout) -> None:
+    """Clue numbers lined up past an end of the board: the lattice was found short (its
+    last lines too faint to see), and its strips would count fewer lines than the game
+    has. Refuse rather than read a part of the board as the whole."""
+    found = clues_past_ends(luminance(image), layout)
+    if found is None:
+        return
+    r = found.region
+    raise InputError(f"clue numbers continue past the board's {found.end} end: the grid was "
+                     "not found whole", region=(r.x, r.y, r.w, r.h))
 
 
 def refuse_cut_board(image: np.ndarray, grid: Grid) -> None:
