@@ -96,9 +96,32 @@ def test_a_board_cut_by_the_edge_names_the_edge(edge, crop):
     board = read_nonogram(image, verify=False).board
     cut = np.ascontiguousarray(crop(image, board, skin.cell))
     bigger = "taller" if edge == "bottom" else "wider"
-    with pytest.raises(InputError, match=f"the board continues past the window's {edge} edge: "
+    with pytest.raises(InputError, match=f"the board continues past the picture's {edge} edge: "
                                          f"make the window {bigger} or zoom out"):
         read_nonogram(cut)
+    with pytest.raises(InputError, match=f"the board continues past the window's {edge} edge"):
+        read_nonogram(cut, source="window")
+
+
+@pytest.mark.parametrize("edge", ["bottom", "right"])
+@pytest.mark.parametrize("line", [10, 12], ids=["thick-line", "thin-line"])
+@pytest.mark.parametrize("skin", [Skin("sans", cell=24), Skin("serif", dark=True, cell=30)],
+                         ids=["sans", "serif-dark"])
+@pytest.mark.parametrize("extra", [0, 1], ids=["line-last", "sliver"])
+def test_a_board_cut_on_a_grid_line_names_the_edge(edge, line, skin, extra):
+    """The picture's edge on a grid line (a thick 5-line or a thin one), or a pixel past
+    it: the board presses against the edge with no margin, unlike its other sides, and
+    is taken as cut rather than as a board that ends there."""
+    from autoplayer.vision.grid import find_grid
+
+    image = np.asarray(render(random_puzzle(15, 15, seed=4), skin))
+    grid = find_grid(image)
+    if edge == "bottom":
+        cut = image[:grid.ys[line][0] - 1 + extra]
+    else:
+        cut = image[:, :grid.xs[line][0] - 1 + extra]
+    with pytest.raises(InputError, match=f"the board continues past the picture's {edge} edge"):
+        read_nonogram(np.ascontiguousarray(cut))
 
 
 def _hide_last_lines(image: np.ndarray, board, cell: int, end: str, lines: int = 2

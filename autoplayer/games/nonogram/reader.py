@@ -105,7 +105,7 @@ class NonogramReading:
 def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
                   fallbacks: Iterable[TemplateSet] = (),
                   verify: bool = True, clipped: bool = False, margin: bool = False,
-                  min_digit_height: float = 0.0) -> NonogramReading:
+                  min_digit_height: float = 0.0, source: str = "picture") -> NonogramReading:
     """Read the puzzle and board state shown in an H×W×3 RGB image (see module docstring).
 
     `fallbacks`: template sets to read the clues with when the first reading
@@ -118,7 +118,8 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
     `clipped`: clues running off the picture's edge are left unknown (see the
     module docstring) instead of being an error. `margin`: clues starting near
     the edge (`near_edge`) are an error too, for a caller about to act on the
-    reading. `min_digit_height`: clue
+    reading. `source`: what the picture is, for messages naming its edges ('picture'
+    for a file, 'window' for a window's capture). `min_digit_height`: clue
     digits shorter than this many pixels are refused rather than read (a
     game whose small font is misread as often as not).
     """
@@ -126,7 +127,7 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
         raise InputError(f"expected an RGB image, got an array of shape {image.shape}")
     image = image[..., :3]
     grid = find_grid(image)
-    refuse_cut_board(image, grid)
+    refuse_cut_board(image, grid, source)
     sides = clue_sides(luminance(image), grid)
     refuse_numbers_on_every_side(sides, grid)
     layout = find_clues(image, grid, sides)
@@ -224,9 +225,10 @@ def refuse_short_board(image: np.ndarray, layout: ClueLayout) -> None:
                      "not found whole", region=(r.x, r.y, r.w, r.h))
 
 
-def refuse_cut_board(image: np.ndarray, grid: Grid) -> None:
-    """A board running on past the picture's edge cannot be read whole: say which edge,
-    rather than read the lines that show against clues meant for more."""
+def refuse_cut_board(image: np.ndarray, grid: Grid, source: str = "picture") -> None:
+    """A board running on past the picture's edge cannot be read whole: say which edge
+    (of the `source`: 'picture' or 'window'), rather than read the lines that show
+    against clues meant for more."""
     side = continues_past(image, grid)
     if side is None:
         return
@@ -237,7 +239,7 @@ def refuse_cut_board(image: np.ndarray, grid: Grid) -> None:
               "right": (max(0, w_img - 1), board.y, 1, board.h),
               "left": (0, board.y, 1, board.h)}[side]
     bigger = "taller" if side in ("top", "bottom") else "wider"
-    raise InputError(f"the board continues past the window's {side} edge: make the window "
+    raise InputError(f"the board continues past the {source}'s {side} edge: make the window "
                      f"{bigger} or zoom out", region=region)
 
 
