@@ -49,7 +49,11 @@ def clues_past_ends(lum: np.ndarray, layout: ClueLayout) -> Continuation | None:
     board = layout.grid.rect
     pitch = layout.grid.pitch
     h_img, w_img = lum.shape
-    ink = (lum.astype(np.float32) - layout.paper_level) * np.sign(contrast) > abs(contrast) / 2
+
+    def ink(part: np.ndarray) -> np.ndarray:
+        return (part.astype(np.float32) - layout.paper_level) * np.sign(contrast) \
+            > abs(contrast) / 2
+
     for kind, strips in (("column", layout.columns), ("row", layout.rows)):
         blobs = [b for s in strips for g in s.groups for b in g]
         if len(blobs) < 2:
@@ -71,9 +75,9 @@ def clues_past_ends(lum: np.ndarray, layout: ClueLayout) -> Continuation | None:
             if b - a < pitch * 0.6:
                 continue
             if kind == "column":
-                window, origin = ink[lo:hi, a:b], (a, lo)
+                window, origin = ink(lum[lo:hi, a:b]), (a, lo)
             else:
-                window, origin = ink[a:b, lo:hi].T, (lo, a)  # along the band first
+                window, origin = ink(lum[a:b, lo:hi]).T, (lo, a)  # along the band first
             if _next_line_clue(window, kind, a, b, pitch, layout, near, board, origin):
                 region = (Rect(a, lo, b - a, hi - lo) if kind == "column"
                           else Rect(lo, a, hi - lo, b - a))
