@@ -30,6 +30,7 @@ import numpy as np
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Puzzle, min_length
 from autoplayer.geometry import Rect
+from autoplayer.vision.cells import numbers_in_cells
 from autoplayer.vision.clues import ClueLayout, find_clues, gap_threshold
 from autoplayer.vision.ends import clues_past_ends
 from autoplayer.vision.grid import Grid, continues_past, find_grid
@@ -128,6 +129,7 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
     image = image[..., :3]
     grid = find_grid(image)
     refuse_cut_board(image, grid, source)
+    refuse_other_puzzles(luminance(image), grid)
     sides = clue_sides(luminance(image), grid)
     refuse_numbers_on_every_side(sides, grid)
     layout = find_clues(image, grid, sides)
@@ -211,6 +213,17 @@ def refuse_if_not_a_nonogram(layout: ClueLayout) -> None:
         raise InputError(f"{NOT_A_NONOGRAM}: no clue numbers line up with the board's "
                          f"{' or '.join(missing)}",
                          region=(board.x, board.y, board.w, board.h))
+
+
+def refuse_other_puzzles(lum: np.ndarray, grid: Grid) -> None:
+    """A board whose cells hold numbers is another kind of puzzle: say so before any
+    clue is looked for."""
+    board = grid.rect
+    region = (board.x, board.y, board.w, board.h)
+    if numbers_in_cells(lum, grid):
+        raise InputError(f"{NOT_A_NONOGRAM}: the board's cells hold numbers", region=region)
+    # `cut_into_rooms` (vision/cells.py) is not asked yet: Picmi's boards show edges
+    # thicker than their line in places and were refused as rooms.
 
 
 def refuse_short_board(image: np.ndarray, layout: ClueLayout) -> None:
