@@ -96,6 +96,64 @@ def test_a_board_cut_by_the_edge_names_the_edge(edge, crop):
     board = read_nonogram(image, verify=False).board
     cut = np.ascontiguousarray(crop(image, board, skin.cell))
     bigger = "taller" if edge == "bottom" else "wider"
-    with pytest.raises(InputError, match=f"the board continues past the window's {edge} edge: "
+    with pytest.raises(InputError, match=f"the board continues past the picture's {edge} edge: "
                                          f"make the window {bigger} or zoom out"):
         read_nonogram(cut)
+    with pytest.raises(InputError, match=f"the board continues past the window's {edge} edge"):
+        read_nonogram(cut, source="window")
+
+
+@pytest.mark.parametrize("edge", ["bottom", "right"])
+@pytest.mark.parametrize("line", [10, 12], ids=["thick-line", "thin-line"])
+@pytest.mark.parametrize("skin", [Skin("sans", cell=24), Skin("serif", dark=True, cell=30)],
+                         ids=["sans", "serif-dark"])
+@pytest.mark.parametrize("extra", [0, 1], ids=["line-last", "sliver"])
+def test_a_board_cut_on_a_grid_line_names_the_edge(edge, line, skin, extra):
+    """The picture's edge on a grid line (a thick 5-line or a thin one), or a pixel past
+    it: the board presses against the edge with no margin, unlike its other sides, and
+    is taken as cut rather than as a board that ends there."""
+    from autoplayer.vision.grid import find_grid
+
+    image = np.asarray(render(random_puzzle(15, 15, seed=4), skin))
+    grid = find_grid(image)
+    if edge == "bottom":
+        cut = image[:grid.ys[line][0] - 1 + extra]
+    else:
+        cut = image[:, :grid.xs[line][0] - 1 + extra]
+    with pytest.raises(InputError, match=f"the board continues past the picture's {edge} edge"):
+        read_nonogram(np.ascontiguousarray(cut))
+
+
+def _hide_last_lines(image: np.ndarray, board, cell: int, end: str, lines: int = 2
+                     ) -> np.ndarray:
+    """The picture with the board's last `lines` columns (rows) painted over in the cells'
+    colour, lines and frame included: a grid whose last lines are too faint to see, its
+    clue numbers still standing beyond the board found."""
+    out = image.copy()
+    paper = image[board.y + cell // 2, board.x + cell // 2].copy()
+    if end == "right":
+        out[board.y:board.bottom + 1, board.right - lines * cell:board.right + 2] = paper
+    else:
+        out[board.bottom - lines * cell:board.bottom + 2, board.x:board.right + 1] = paper
+    return out
+
+
+@pytest.mark.parametrize("end", ["right", "bottom"])
+@pytest.mark.parametrize("skin", [Skin("sans", cell=24), Skin("serif", dark=True, cell=30),
+                                  Skin("mono", boxed=True, cell=20)],
+                         ids=["sans", "serif-dark", "mono-boxed"])
+def test_clues_past_the_board_found_refuse_a_short_board(end, skin):
+    """Clue numbers lined up beyond the board's end: the lattice was found too short
+    (8 columns where the game has 10), named rather than read as misread clues."""
+    image = np.asarray(render(random_puzzle(10, 10, seed=1), skin))
+    board = read_nonogram(image, verify=False).board
+    short = _hide_last_lines(image, board, skin.cell, end)
+    with pytest.raises(InputError, match=f"clue numbers continue past the board's {end} end: "
+                                         "the grid was not found whole") as err:
+        read_nonogram(short)
+    x, y, _, _ = err.value.region
+    if end == "right":  # the region is the next column's clue ink, past the board found
+        assert board.right - 2 * skin.cell - 2 <= x <= board.right - skin.cell and y < board.y
+    else:
+        assert board.bottom - 2 * skin.cell - 2 <= y <= board.bottom - skin.cell
+        assert x < board.x

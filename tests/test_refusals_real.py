@@ -77,8 +77,8 @@ def test_a_board_larger_than_its_window_names_the_edge(xserver: Xvfb, game_serve
                                 timeout=120)
     state = game_server.state("cut-board")
     read = run_autoplayer(xserver.display, "read", str(shot))
-    for done in (read, played):
+    for done, what in ((read, "picture"), (played, "window")):
         assert done.returncode == 2, (done.stdout, done.stderr)
-        assert ("the board continues past the window's bottom edge: make the window taller "
+        assert (f"the board continues past the {what}'s bottom edge: make the window taller "
                 "or zoom out") in done.stderr, done.stderr
     assert state is not None and state["events"] == 0

@@ -164,3 +164,19 @@ def test_entered_light_serif_digits_read_after_input(server: Any) -> None:
     except UnreadableDigits:
         return
     assert shown.entered == some
+
+
+@pytest.mark.parametrize(("border", "why"), [
+    ("thick", "the board's cells hold numbers"),
+    ("colour", "the board's cells hold numbers"),
+])
+def test_a_ripple_board_is_no_nonogram(server: Any, border: str, why: str) -> None:
+    """The nonogram reader refuses a Ripple board for what it is: numbers in the cells
+    (not a missing clue band, not a misread clue)."""
+    from autoplayer.games.nonogram.reader import read_nonogram
+
+    for theme, font, seed in (("light", "sans", 3), ("dark", "serif", 5)):
+        pixels, _, _ = _shoot(server, size=(12, 12), seed=seed, theme=theme, border=border,
+                              lines="thin", font=font, cell=40)
+        with pytest.raises(InputError, match=f"no nonogram here: ({why})"):
+            read_nonogram(pixels)

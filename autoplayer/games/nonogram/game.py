@@ -107,7 +107,8 @@ class NonogramGame:
         if previous is None:
             result = read_nonogram(frame.pixels, templates=self._templates(),
                                    fallbacks=self._fallbacks(), clipped=self.reads_clipped,
-                                   margin=True, min_digit_height=self.min_digit_height)
+                                   margin=True, min_digit_height=self.min_digit_height,
+                                   source="window")
             first = reader_reading(result)
             levels = cell_levels(frame.pixels, first.raw.cells)
             unknown = levels[first.shown == UNKNOWN]

@@ -30,7 +30,9 @@ import numpy as np
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Puzzle, min_length
 from autoplayer.geometry import Rect
+from autoplayer.vision.cells import numbers_in_cells
 from autoplayer.vision.clues import ClueLayout, find_clues, gap_threshold
+from autoplayer.vision.ends import clues_past_ends
 from autoplayer.vision.grid import Grid, continues_past, find_grid
 from autoplayer.vision.image import ascii_picture, luminance
 from autoplayer.vision.numbers import ClueNumber, read_lines
@@ -104,7 +106,7 @@ class NonogramReading:
 def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
                   fallbacks: Iterable[TemplateSet] = (),
                   verify: bool = True, clipped: bool = False, margin: bool = False,
-                  min_digit_height: float = 0.0) -> NonogramReading:
+                  min_digit_height: float = 0.0, source: str = "picture") -> NonogramReading:
     """Read the puzzle and board state shown in an H×W×3 RGB image (see module docstring).
 
     `fallbacks`: template sets to read the clues with when the first reading
@@ -117,7 +119,8 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
     `clipped`: clues running off the picture's edge are left unknown (see the
     module docstring) instead of being an error. `margin`: clues starting near
     the edge (`near_edge`) are an error too, for a caller about to act on the
-    reading. `min_digit_height`: clue
+    reading. `source`: what the picture is, for messages naming its edges ('picture'
+    for a file, 'window' for a window's capture). `min_digit_height`: clue
     digits shorter than this many pixels are refused rather than read (a
     game whose small font is misread as often as not).
     """
@@ -125,11 +128,13 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
         raise InputError(f"expected an RGB image, got an array of shape {image.shape}")
     image = image[..., :3]
     grid = find_grid(image)
-    refuse_cut_board(image, grid)
+    refuse_cut_board(image, grid, source)
+    refuse_other_puzzles(luminance(image), grid)
     sides = clue_sides(luminance(image), grid)
     refuse_numbers_on_every_side(sides, grid)
     layout = find_clues(image, grid, sides)
     refuse_if_not_a_nonogram(layout)
+    refuse_short_board(image, layout)
     has_digits = any(s.groups for s in (*layout.rows, *layout.columns))
     if has_digits and layout.digit_height < min_digit_height:
         board = grid.rect
@@ -210,9 +215,33 @@ def refuse_if_not_a_nonogram(layout: ClueLayout) -> None:
                          region=(board.x, board.y, board.w, board.h))
 
 
-def refuse_cut_board(image: np.ndarray, grid: Grid) -> None:
-    """A board running on past the picture's edge cannot be read whole: say which edge,
-    rather than read the lines that show against clues meant for more."""
+def refuse_other_puzzles(lum: np.ndarray, grid: Grid) -> None:
+    """A board whose cells hold numbers is another kind of puzzle: say so before any
+    clue is looked for."""
+    board = grid.rect
+    region = (board.x, board.y, board.w, board.h)
+    if numbers_in_cells(lum, grid):
+        raise InputError(f"{NOT_A_NONOGRAM}: the board's cells hold numbers", region=region)
+    # `cut_into_rooms` (vision/cells.py) is not asked yet: Picmi's boards show edges
+    # thicker than their line in places and were refused as rooms.
+
+
+def refuse_short_board(image: np.ndarray, layout: ClueLayout) -> None:
+    """Clue numbers lined up past an end of the board: the lattice was found short (its
+    last lines too faint to see), and its strips would count fewer lines than the game
+    has. Refuse rather than read a part of the board as the whole."""
+    found = clues_past_ends(luminance(image), layout)
+    if found is None:
+        return
+    r = found.region
+    raise InputError(f"clue numbers continue past the board's {found.end} end: the grid was "
+                     "not found whole", region=(r.x, r.y, r.w, r.h))
+
+
+def refuse_cut_board(image: np.ndarray, grid: Grid, source: str = "picture") -> None:
+    """A board running on past the picture's edge cannot be read whole: say which edge
+    (of the `source`: 'picture' or 'window'), rather than read the lines that show
+    against clues meant for more."""
     side = continues_past(image, grid)
     if side is None:
         return
@@ -223,7 +252,7 @@ def refuse_cut_board(image: np.ndarray, grid: Grid) -> None:
               "right": (max(0, w_img - 1), board.y, 1, board.h),
               "left": (0, board.y, 1, board.h)}[side]
     bigger = "taller" if side in ("top", "bottom") else "wider"
-    raise InputError(f"the board continues past the window's {side} edge: make the window "
+    raise InputError(f"the board continues past the {source}'s {side} edge: make the window "
                      f"{bigger} or zoom out", region=region)
 
 
