@@ -213,17 +213,10 @@ class PicmiGame:
 
     def grab(self) -> np.ndarray:
         """The main window's client area now (RGB)."""
-        from autoplayer.screen.capture import Screen
-        from autoplayer.screen.window import locate, open_display
+        from autoplayer.screen.capture import window_pixels
 
         self.check_alive()
-        disp = open_display(self.display)
-        try:
-            info = locate(disp, self.window_id)
-        finally:
-            disp.close()
-        with Screen(self.display) as screen:
-            return screen.grab_window(info).pixels
+        return window_pixels(self.display, self.window_id)
 
     def screenshot(self, path: Path) -> Path:
         """The settled window saved as a PNG (what `autoplayer read` is given)."""

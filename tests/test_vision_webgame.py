@@ -31,6 +31,7 @@ import shutil
 
 import numpy as np
 import pytest
+from pages import shoot_board
 
 from autoplayer.games.nonogram.reader import read_nonogram
 from autoplayer.vision.templates import load_templates
@@ -88,13 +89,7 @@ def server():
 
 
 def _shoot(server, session: str, size: tuple[int, int], cell: int, **params) -> np.ndarray:
-    from autoplayer.webgame.browser import headless_screenshot
-
-    url = server.url(size=size, cell=cell, session=session, **params)
-    image = headless_screenshot(url, max(1000, size[0] * cell * 2 + 200),
-                                max(800, size[1] * cell * 2 + 200))
-    assert server.wait_for(session, lambda state, layout: layout is not None, 10)
-    return image
+    return shoot_board(server, session, size, cell, room=200, **params)
 
 
 @pytest.mark.parametrize(("skin", "theme", "cell", "size"), CASES)

@@ -158,3 +158,16 @@ class Screen:
         self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+def window_pixels(display: str, window_id: int) -> np.ndarray:
+    """A window's client area as it is now (RGB), found afresh (it may have moved)."""
+    from autoplayer.screen.window import locate, open_display
+
+    disp = open_display(display)
+    try:
+        info = locate(disp, window_id)
+    finally:
+        disp.close()
+    with Screen(display) as screen:
+        return screen.grab_window(info).pixels

@@ -94,16 +94,9 @@ class PatternProcess:
 
     def grab(self) -> np.ndarray:
         """The window's client area now (RGB)."""
-        from autoplayer.screen.capture import Screen
-        from autoplayer.screen.window import locate, open_display
+        from autoplayer.screen.capture import window_pixels
 
-        disp = open_display(self.display)
-        try:
-            info = locate(disp, self.window_id)
-        finally:
-            disp.close()
-        with Screen(self.display) as screen:
-            return screen.grab_window(info).pixels
+        return window_pixels(self.display, self.window_id)
 
     @property
     def proc(self) -> subprocess.Popen[bytes] | None:
