@@ -107,9 +107,9 @@ def game_for(name: str | None, window: Any, pixels: Any = None) -> str:
     return "nonogram"
 
 
-WINDOW_WORDS = (("fifteen", "fifteen"), ("ripple", "ripple"), ("nonogram", "nonogram"),
-                ("pattern", "nonogram"))
-"""A word in a window's title or class, and the game it names."""
+WINDOW_WORDS = (("fifteen", "fifteen"), ("ripple", "ripple"), ("nonogram", "nonogram"))
+"""A kind of puzzle named in a window's title or class (as a person would read it there),
+and the game back-end that plays it. Kinds of puzzle only, never one program's name."""
 
 
 def window_names(window: Any) -> str | None:
