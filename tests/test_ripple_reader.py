@@ -11,23 +11,18 @@ Ripple board.
 from __future__ import annotations
 
 import itertools
-import shutil
 from typing import Any
 
 import numpy as np
 import pytest
+from desktop import needs_chromium
 
 from autoplayer.errors import InputError
 from autoplayer.games.ripple.model import Puzzle
 from autoplayer.games.ripple.reader import UnreadableDigits, read_ripple, unique_solution
 from autoplayer.vision.templates import every_template_set
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(
-        not any(shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")),
-        reason="Chromium is not installed (make system-deps installs it)"),
-]
+pytestmark = [pytest.mark.e2e, needs_chromium]
 
 VIEW = (1000, 1100)
 SIZES = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)

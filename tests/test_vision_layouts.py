@@ -14,22 +14,17 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 
 import numpy as np
 import pytest
+from desktop import needs_chromium
 from pages import shoot_board
 
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.reader import read_nonogram
 from autoplayer.vision.templates import every_template_set
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(
-        not any(shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")),
-        reason="Chromium is not installed (make system-deps installs it)"),
-]
+pytestmark = [pytest.mark.e2e, needs_chromium]
 
 SKINS = ("pixel", "sans", "serif", "mono")
 

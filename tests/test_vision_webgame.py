@@ -27,21 +27,16 @@ AUTOPLAYER_SEED=N repeats a run), each read exactly or refused, never read wrong
 from __future__ import annotations
 
 import itertools
-import shutil
 
 import numpy as np
 import pytest
+from desktop import needs_chromium
 from pages import shoot_board
 
 from autoplayer.games.nonogram.reader import read_nonogram
 from autoplayer.vision.templates import load_templates
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(
-        not any(shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")),
-        reason="Chromium is not installed (make system-deps installs it)"),
-]
+pytestmark = [pytest.mark.e2e, needs_chromium]
 
 SKINS = ("pixel", "sans", "serif", "mono")
 APPEARANCE_FONTS = ("dejavu-sans", "open-sans", "lato")
