@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import time
 
-from bench.play_runs import STAGES, median, park_pointer, play_report, publish
+from bench.play_runs import STAGES, median, play_report, publish, settled_page
 
 SIZE = 20
 SEEDS = (1, 2, 3, 4, 5)
@@ -21,15 +21,7 @@ SKIN = "pixel"
 
 
 def one_run(display: str, seed: int) -> dict:
-    from autoplayer.commands.play import bundled_game, wait_until_still
-    from autoplayer.screen.capture import Screen
-    from autoplayer.screen.source import WindowSource
-
-    with bundled_game(display, size=SIZE, seed=seed, skin=SKIN) as page:
-        park_pointer(display, 1279, 1023)
-        source = WindowSource(Screen(display), window_id=page.window, display=display)
-        wait_until_still(source)
-        source.close()
+    with settled_page(display, size=SIZE, seed=seed, skin=SKIN) as page:
         t0 = time.time()
         report = play_report(display, "--window", f"#{seed}", run=f"seed {seed}")
         report["from_launch_ms"] = (report["first_input_epoch"] - t0) * 1000

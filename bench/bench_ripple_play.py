@@ -11,23 +11,15 @@ from __future__ import annotations
 import os
 import time
 
-from bench.play_runs import STAGES, median, park_pointer, play_report, publish
+from bench.play_runs import STAGES, median, play_report, publish, settled_page
 
 SIZE = 10
 RUNS = ((1, "type"), (2, "type"), (3, "type"), (4, "count"), (5, "count"), (6, "count"))
 
 
 def one_run(display: str, seed: int, scheme: str) -> dict:
-    from autoplayer.commands.play import bundled_game, wait_until_still
-    from autoplayer.screen.capture import Screen
-    from autoplayer.screen.source import WindowSource
-
-    with bundled_game(display, size=SIZE, seed=seed, game="ripple", look=seed,
+    with settled_page(display, size=SIZE, seed=seed, game="ripple", look=seed,
                       scheme=scheme) as page:
-        park_pointer(display, 1279, 1023)
-        source = WindowSource(Screen(display), window_id=page.window, display=display)
-        wait_until_still(source)
-        source.close()
         t0 = time.time()
         report = play_report(display, "--window", f"#{seed}", run=f"seed {seed} {scheme}")
         solved = page.server.wait_for(page.session, lambda s, _: bool(s and s.get("solved")), 10)

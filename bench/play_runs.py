@@ -12,6 +12,8 @@ import os
 import statistics
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from bench.report import write_section
@@ -24,6 +26,22 @@ def park_pointer(display: str, x: int, y: int) -> None:
     """The pointer off the game's window, as when a user starts the bot from a terminal."""
     subprocess.run(["xdotool", "mousemove", str(x), str(y)], check=True,
                    env={**os.environ, "DISPLAY": display})
+
+
+@contextmanager
+def settled_page(display: str, **options: Any) -> Iterator[Any]:
+    """The bundled page (`bundled_game(display, **options)`) in its window, the pointer
+    parked off it, once the page has stopped painting: where a user would start the bot."""
+    from autoplayer.commands.play import bundled_game, wait_until_still
+    from autoplayer.screen.capture import Screen
+    from autoplayer.screen.source import WindowSource
+
+    with bundled_game(display, **options) as page:
+        park_pointer(display, 1279, 1023)
+        source = WindowSource(Screen(display), window_id=page.window, display=display)
+        wait_until_still(source)
+        source.close()
+        yield page
 
 
 def run_play(display: str, *args: str, timeout: float = 300.0) -> subprocess.CompletedProcess:
