@@ -34,6 +34,11 @@ class Rect:
         return Rect(self.x + dx, self.y + dy, self.w, self.h)
 
 
+def astuple(rect: Rect) -> tuple[int, int, int, int]:
+    """(x, y, w, h): how errors name a pixel region (`InputError(region=...)`)."""
+    return (rect.x, rect.y, rect.w, rect.h)
+
+
 class Button(Enum):
     LEFT = "left"
     RIGHT = "right"

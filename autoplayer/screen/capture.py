@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from autoplayer.errors import InputError, UserError
-from autoplayer.geometry import Rect
+from autoplayer.geometry import Rect, astuple
 
 if TYPE_CHECKING:
     from autoplayer.screen.window import WindowInfo
@@ -63,10 +63,6 @@ class Frame:
             raise InputError("crop lies outside the frame", region=astuple(rect))
         ox, oy = self.to_screen(r.x, r.y)
         return Frame(self.pixels[r.y:r.bottom, r.x:r.right], (ox, oy), self.scale)
-
-
-def astuple(rect: Rect) -> tuple[int, int, int, int]:
-    return (rect.x, rect.y, rect.w, rect.h)
 
 
 def clamp(region: Rect, bounds: Rect) -> Rect | None:

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from autoplayer.errors import InputError
-from autoplayer.geometry import Rect
+from autoplayer.geometry import Rect, astuple
 
 STEP = 20
 """A colour step (0..255, any channel) between neighbouring pixels that can be a line's edge."""
@@ -104,10 +104,6 @@ class Rooms:
     """rows × (cols-1): the edge right of each cell is a border."""
     down: np.ndarray
     """(rows-1) × cols: the edge below each cell is a border."""
-
-
-def region(r: Rect) -> tuple[int, int, int, int]:
-    return (r.x, r.y, r.w, r.h)
 
 
 def _long_runs(step: np.ndarray, axis: int) -> np.ndarray:
@@ -201,11 +197,11 @@ def _even(centres: list[float], frame: Rect, what: str) -> tuple[int, ...]:
     """Centres of evenly spaced lines; a missing line where a gap is a whole number of pitches."""
     gaps = np.diff(centres)
     if len(gaps) == 0:
-        raise InputError(f"no {what} lines inside the board's frame", region=region(frame))
+        raise InputError(f"no {what} lines inside the board's frame", region=astuple(frame))
     pitch = float(np.min(gaps[gaps >= MIN_PITCH])) if (gaps >= MIN_PITCH).any() else 0.0
     if not MIN_PITCH <= pitch <= MAX_PITCH:
         raise InputError(f"the board's {what} lines are not a lattice of cells",
-                         region=region(frame))
+                         region=astuple(frame))
     # Near-equal gaps refine the pitch; each gap must be a whole number of it.
     out = [centres[0]]
     for a, b in itertools.pairwise(centres):
@@ -213,7 +209,7 @@ def _even(centres: list[float], frame: Rect, what: str) -> tuple[int, ...]:
         if k < 1 or abs((b - a) - k * pitch) > max(2.0, 0.08 * pitch):
             raise InputError(f"the board's {what} lines are unevenly spaced "
                              f"({b - a:.0f} px after {a - centres[0]:.0f} px)",
-                             region=region(frame))
+                             region=astuple(frame))
         out += [a + (b - a) * j / k for j in range(1, k + 1)]
     return tuple(round(c) for c in out)
 
@@ -228,7 +224,7 @@ def find_lattice(rgb: np.ndarray) -> Lattice:
     rows = _line_centres(ink, 1)
     if len(cols) < 2 or len(rows) < 2 or cols[0][0] > 2 or rows[0][0] > 2:
         raise InputError("the board's frame is not a closed rectangle of lines",
-                         region=region(frame))
+                         region=astuple(frame))
     line = int(np.median([cols[0][1] - cols[0][0], cols[-1][1] - cols[-1][0],
                           rows[0][1] - rows[0][0], rows[-1][1] - rows[-1][0]]))
     xs = _even([frame.x + (a + b - 1) / 2 for a, b in cols], frame, "vertical")
@@ -239,7 +235,7 @@ def find_lattice(rgb: np.ndarray) -> Lattice:
         raise InputError(f"a {lattice.cols}x{lattice.rows} lattice of "
                          f"{(xs[-1] - xs[0]) / lattice.cols:.0f}x"
                          f"{(ys[-1] - ys[0]) / lattice.rows:.0f} px cells is no board",
-                         region=region(frame))
+                         region=astuple(frame))
     return lattice
 
 
@@ -292,7 +288,7 @@ def read_rooms(rgb: np.ndarray, lattice: Lattice) -> Rooms:
     faint = float(np.percentile(inner, 10)) if inner.size else framed
     if framed < BORDER_GAP * max(faint, 1e-3):
         raise InputError("room borders cannot be told from cell lines (the frame is drawn "
-                         "like the plainest edges)", region=region(f))
+                         "like the plainest edges)", region=astuple(f))
     threshold = float(np.sqrt(framed * max(faint, 1e-3)))
     for kind, values in (("right", right), ("down", down)):
         unsure = np.argwhere((values > threshold / SURE) & (values < threshold * SURE))
@@ -301,7 +297,7 @@ def read_rooms(rgb: np.ndarray, lattice: Lattice) -> Rooms:
             where = _edge_rect(lattice, r, c, kind)
             side = "right of" if kind == "right" else "below"
             raise InputError(f"cannot tell whether the edge {side} row {r + 1} column {c + 1} "
-                             "is a room border", region=region(where))
+                             "is a room border", region=astuple(where))
     is_right, is_down = right > threshold, down > threshold
     rooms = _label(lattice.rows, lattice.cols, is_right, is_down)
     for kind, borders in (("right", is_right), ("down", is_down)):
@@ -310,7 +306,7 @@ def read_rooms(rgb: np.ndarray, lattice: Lattice) -> Rooms:
             b = a + 1 if kind == "right" else a + lattice.cols
             if rooms[a] == rooms[b]:
                 raise InputError(f"a room border ends inside a room (row {r + 1} column {c + 1})",
-                                 region=region(_edge_rect(lattice, int(r), int(c), kind)))
+                                 region=astuple(_edge_rect(lattice, int(r), int(c), kind)))
     return Rooms(tuple(rooms), is_right, is_down)
 
 

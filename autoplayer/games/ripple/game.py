@@ -25,10 +25,9 @@ import numpy as np
 
 from autoplayer.errors import InputError, UserError
 from autoplayer.games.base import Check, Solved
-from autoplayer.games.ripple.board import region
 from autoplayer.games.ripple.model import EMPTY
 from autoplayer.games.ripple.reader import RippleReading, read_ripple, unique_solution
-from autoplayer.geometry import Button, Click, Gesture, Key, Rect
+from autoplayer.geometry import Button, Click, Gesture, Key, Rect, astuple
 from autoplayer.screen.input import Pace
 
 if TYPE_CHECKING:
@@ -218,7 +217,7 @@ class RippleGame:
                     f"the page's arrow keys do something unexplained: after an arrow and "
                     f"{probe.value} the cell at row {r + 1} column {c + 1} shows {now} (it "
                     f"showed {before or 'nothing'})",
-                    region=region(shown.lattice.cell(probe.cell)))
+                    region=astuple(shown.lattice.cell(probe.cell)))
         elif probe.probe == TYPE and now == probe.value:
             self.scheme = TYPE
         elif probe.probe == TYPE and now == before:
@@ -231,7 +230,7 @@ class RippleGame:
             raise InputError(
                 f"the page's input scheme is unknown: after {tried} the cell at row {r + 1} "
                 f"column {c + 1} shows {now or 'nothing'} (it showed {before or 'nothing'})",
-                region=region(shown.lattice.cell(probe.cell)))
+                region=astuple(shown.lattice.cell(probe.cell)))
         self._probe = None
 
     def gestures(self, reading: Reading, moves: Sequence[Move]) -> list[Gesture]:
@@ -293,7 +292,7 @@ def plan_gestures(shown: RippleReading, moves: Sequence[Move], scheme: str | Non
     for m in moves:
         if shown.given[m.cell]:
             raise InputError("the plan would change a given; refusing",
-                             region=region(shown.lattice.cell(m.cell)))
+                             region=astuple(shown.lattice.cell(m.cell)))
         x, y = shown.lattice.centre(m.cell)
         kind = m.probe or scheme
         step = None if active is None else arrow_key(shown.cols, active, m.cell)

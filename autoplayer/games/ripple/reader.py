@@ -32,10 +32,9 @@ from autoplayer.games.ripple.board import (
     departure,
     find_lattice,
     read_rooms,
-    region,
 )
 from autoplayer.games.ripple.model import EMPTY, Puzzle
-from autoplayer.geometry import Rect
+from autoplayer.geometry import Rect, astuple
 from autoplayer.vision import scanline
 from autoplayer.vision.clues import Glyph
 from autoplayer.vision.numbers import ClueNumber, DigitReading, read_digit
@@ -242,7 +241,7 @@ def _read_cell(frame_rgb: np.ndarray, frame_dep: np.ndarray, lattice: Lattice, i
     if len(glyphs) > 2:
         raise UnreadableDigits(f"the cell at row {index // lattice.cols + 1} column "
                          f"{index % lattice.cols + 1} holds {len(glyphs)} glyphs, not a number "
-                         f"of 1 or 2 digits", region=region(box))
+                         f"of 1 or 2 digits", region=astuple(box))
     digits = [read_digit(Glyph(Rect(box.x + x, box.y + y, w, h), mask), templates)
               for x, y, w, h, mask in glyphs]
     number = _number(digits)
@@ -393,7 +392,7 @@ def _validate(reading: RippleReading) -> None:
         problem = None if cell is None else _problem(cell, sizes[i])
         if problem is not None:
             where = f"the cell at row {i // reading.cols + 1} column {i % reading.cols + 1}"
-            raise UnreadableDigits(f"{where} {problem}", region=region(reading.lattice.cell(i)))
+            raise UnreadableDigits(f"{where} {problem}", region=astuple(reading.lattice.cell(i)))
 
 
 def _problem(cell: CellValue, room: int) -> str | None:
@@ -429,7 +428,7 @@ def unique_solution(reading: RippleReading) -> tuple[int, ...]:
     """
     from autoplayer.games.ripple.solver import solve
 
-    where = region(reading.lattice.rect)
+    where = astuple(reading.lattice.rect)
     size = f"{reading.cols}x{reading.rows}"
     result = solve(reading.puzzle, limit=2)
     if not result.solutions:
