@@ -27,6 +27,7 @@ import numpy as np
 
 from autoplayer.errors import InputError
 from autoplayer.geometry import Rect, astuple
+from autoplayer.vision.image import runs
 
 STEP = 20
 """A colour step (0..255, any channel) between neighbouring pixels that can be a line's edge."""
@@ -186,11 +187,7 @@ def _line_centres(ink: np.ndarray, axis: int) -> list[tuple[int, int]]:
     """Runs [start, end) of columns (axis 0) or rows (axis 1) covered by ink most of the way."""
     k = (1, BRIDGE) if axis == 0 else (BRIDGE, 1)
     closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, k))
-    cover = closed.mean(axis=axis)
-    on = np.concatenate(([0], (cover >= LINE_COVER).astype(np.int8), [0]))
-    d = np.diff(on)
-    return list(zip(np.flatnonzero(d == 1).tolist(), np.flatnonzero(d == -1).tolist(),
-                    strict=True))
+    return runs(closed.mean(axis=axis) >= LINE_COVER)
 
 
 def _even(centres: list[float], frame: Rect, what: str) -> tuple[int, ...]:
