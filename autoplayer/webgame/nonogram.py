@@ -67,8 +67,8 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
     """The puzzle (by `puzzle=ID`, else `size=WxH&seed=N`) and the look a URL asks for.
 
     Optional: `grid=` a started game (`puzzles.grid_param`), `hover=R,C` a cell
-    drawn as if the pointer were over it (until the pointer moves), and the
-    appearance options (`appearance`).
+    drawn as if the pointer were over it (until the pointer moves), the
+    appearance options (`appearance`) and the rule set (`rule_options`).
     """
     from autoplayer.games.nonogram.model import Puzzle
 
@@ -96,8 +96,11 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
         "cell": cell,
     }
     # A started game (cells already set) and a highlighted cell, for pictures without a pointer.
+    config["rules"] = rule_options(query)
     if "grid" in query:
         config["initial"] = parse_grid_param(query["grid"], puzzle.width, puzzle.height)
+        if config["rules"]["mark"] == "none" and any(0 in row for row in config["initial"]):
+            raise UserError("grid= has marked cells but mark=none has no marks")
     if "hover" in query:
         config["hover"] = list(query_cell(query, "hover", puzzle.width, puzzle.height))
     config["layout"] = layout_options(query)
@@ -136,6 +139,60 @@ def layout_options(query: Mapping[str, str]) -> dict[str, Any]:
         if len(text) > 60:
             raise UserError(f"{key} text is over 60 characters")
         out[key] = text
+    return out
+
+
+RULE_CHOICES: dict[str, tuple[str, ...]] = {
+    # How a filled cell is drawn: the skin's colour, a light blue with an inset shadow
+    # (lighter than the clue ink), or a picture (a bevelled, striped tile).
+    "fill": ("skin", "light", "image"),
+    # How a marked-empty cell is drawn: the skin's cross or dot, the whole cell grey, a
+    # picture of an X; or the game has no marks at all.
+    "mark": ("skin", "grey", "image", "none"),
+    # What the pointer lights up: its row and column (clues too), its cell only, nothing.
+    "highlight": ("lines", "cell", "none"),
+    # What the buttons do to a cell (README: "Rule sets").
+    "buttons": ("toggle", "set", "cycle", "cycle2", "lock"),
+    # What moving with a button held does: paint the straight run from the pressed cell,
+    # set every cell the pointer enters, set only the release's cell, or nothing.
+    "drag": ("line", "enter", "ends", "none"),
+    # When the game is solved: every line's runs match its clue, or that and every other
+    # cell marked empty.
+    "rule": ("runs", "marks"),
+    # What the game shows once solved, besides its status text.
+    "sign": ("none", "dialog", "alert", "dim"),
+}
+"""Rule-set options (`key=value` in the URL; the first choice is the default, today's
+game): how other nonogram games draw cells, take input and say they are solved, so the
+bot can be tested against combinations of them. `rules_conflict` says which don't mix."""
+
+MARKING_BUTTONS = ("cycle2", "lock")
+"""Button schemes that are defined by what the right button does to cells: no game
+without marks has them (with mark=none the right button does nothing to cells)."""
+
+
+def rules_conflict(rules: Mapping[str, str]) -> str | None:
+    """Why a full set of rule choices cannot go together, or None when it can."""
+    if rules["mark"] == "none":
+        if rules["rule"] == "marks":
+            return "rule=marks needs marks, but mark=none has none"
+        if rules["buttons"] in MARKING_BUTTONS:
+            return f"buttons={rules['buttons']} needs marks, but mark=none has none"
+    return None
+
+
+def rule_options(query: Mapping[str, str]) -> dict[str, str]:
+    """Every rule-set option (RULE_CHOICES), the default where the URL gives none;
+    UserError for an unknown value or a combination `rules_conflict` refuses."""
+    out: dict[str, str] = {}
+    for key, choices in RULE_CHOICES.items():
+        value = query.get(key, choices[0])
+        if value not in choices:
+            raise UserError(f"{key}={value!r}; choices: {', '.join(choices)}")
+        out[key] = value
+    problem = rules_conflict(out)
+    if problem:
+        raise UserError(problem)
     return out
 
 

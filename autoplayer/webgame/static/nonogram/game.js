@@ -13,7 +13,15 @@
   const W = puzzle.width;
   const H = puzzle.height;
   const pitch = cfg.cell;
-  const UNKNOWN = -1, EMPTY = 0, FILLED = 1;
+  // LOCKED is a filled cell the lock button scheme has locked: filled for judging and in the
+  // grid the page reports (which lists locked cells apart).
+  const UNKNOWN = -1, EMPTY = 0, FILLED = 1, LOCKED = 2;
+  const isFill = (v) => v === FILLED || v === LOCKED;
+  // The rule set (RULE_CHOICES in webgame/nonogram.py): how cells are drawn, what the
+  // buttons and drags do, when the game is solved and how it says so.
+  const R = Object.assign({ fill: "skin", mark: "skin", highlight: "lines", buttons: "toggle",
+    drag: "line", rule: "runs", sign: "none" }, cfg.rules || {});
+  const marks = R.mark !== "none";
   const load = Math.random().toString(36).slice(2, 10);
 
   // --- the pixel font: a bitmap table, 5×9 blocks ("1" is 2 wide), as Pixelo draws digits.
@@ -187,7 +195,7 @@
     const runs = [];
     let run = 0;
     for (const v of cells) {
-      if (v === FILLED) run++;
+      if (isFill(v)) run++;
       else if (run) { runs.push(run); run = 0; }
     }
     if (run) runs.push(run);
@@ -199,11 +207,21 @@
   function isSolved() {
     for (let r = 0; r < H; r++) if (!rowDone(r)) return false;
     for (let c = 0; c < W; c++) if (!colDone(c)) return false;
+    // rule=marks: every cell not filled must be marked empty too (as KDE's Picmi asks).
+    if (R.rule === "marks" && grid.some((row) => row.some((v) => v === UNKNOWN))) return false;
     return true;
   }
 
   // --- drawing ------------------------------------------------------------------------
   let hover = cfg.hover ? { r: cfg.hover[0], c: cfg.hover[1] } : null; // {r, c} under the pointer
+  // Which lines the pointer lights up, clue areas included (highlight=lines only).
+  const hotColumn = (c) => R.highlight === "lines" && hover !== null && hover.c === c;
+  const hotRow = (r) => R.highlight === "lines" && hover !== null && hover.r === r;
+  function hotCell(r, c) {
+    if (!hover || R.highlight === "none") return false;
+    if (R.highlight === "cell") return hover.r === r && hover.c === c;
+    return hover.r === r || hover.c === c;
+  }
 
   function fadeGradient(x0, y0, x1, y1, colour) {
     const g = ctx.createLinearGradient(x0, y0, x1, y1);
@@ -236,7 +254,7 @@
     const colLo = Math.min(colFar, colBoard), colHi = Math.max(colFar, colBoard);
     const rowLo = Math.min(rowFar, rowBoard), rowHi = Math.max(rowFar, rowBoard);
     for (let c = 0; c < W; c++) {
-      const hot = hover && hover.c === c;
+      const hot = hotColumn(c);
       const x = xLine(c) + 1, w = pitch - 1;
       if (bands) {
         ctx.fillStyle = fadeGradient(0, colFar, 0, colBoard, hot ? colours.hoverBand : c % 2 ? colours.band2 : colours.band1);
@@ -252,7 +270,7 @@
       }
     }
     for (let r = 0; r < H; r++) {
-      const hot = hover && hover.r === r;
+      const hot = hotRow(r);
       const y = yLine(r) + 1, h = pitch - 1;
       if (bands) {
         ctx.fillStyle = fadeGradient(rowFar, 0, rowBoard, 0, hot ? colours.hoverBand : r % 2 ? colours.band2 : colours.band1);
@@ -288,12 +306,12 @@
     const colLo = Math.min(colFar, colBoard), colHi = Math.max(colFar, colBoard);
     const rowLo = Math.min(rowFar, rowBoard), rowHi = Math.max(rowFar, rowBoard);
     for (let c = 0; c < W; c++) {
-      const hot = hover && hover.c === c;
+      const hot = hotColumn(c);
       drawBar(xLine(c), colLo, pitch + 1, colHi - colLo, edge,
         hot ? colours.hoverBand : c % 2 ? colours.band2 : colours.band1, true, !colsBottom);
     }
     for (let r = 0; r < H; r++) {
-      const hot = hover && hover.r === r;
+      const hot = hotRow(r);
       drawBar(rowLo, yLine(r), rowHi - rowLo, pitch + 1, edge,
         hot ? colours.hoverBand : r % 2 ? colours.band2 : colours.band1, false, !rowsRight);
     }
@@ -440,17 +458,125 @@
         ctx.fillStyle = colours.cell;
         ctx.fillRect(x, y, s, s);
         const v = grid[r][c];
-        if (hover && (hover.r === r || hover.c === c) && v !== FILLED) {
+        if (hotCell(r, c) && !isFill(v)) {
           ctx.fillStyle = colours.hoverCell;
           ctx.fillRect(x, y, s, s);
         }
-        if (v === FILLED) {
-          ctx.fillStyle = colours.filled;
-          ctx.fillRect(x, y, s, s);
+        if (isFill(v)) {
+          drawFill(x, y, s);
+          if (v === LOCKED) drawPadlock(x, y, s);
         } else if (v === EMPTY) {
-          drawMark(x, y, s);
+          drawEmpty(x, y, s);
         }
       }
+    }
+  }
+
+  // --- rule sets: how filled, marked and locked cells are drawn ------------------------
+  function drawFill(x, y, s) {
+    if (R.fill === "image") {
+      ctx.drawImage(cellPicture("fill"), x, y, s, s);
+      return;
+    }
+    // light: a pale blue with an inset shadow along the top and left (lighter than the ink).
+    ctx.fillStyle = R.fill === "light" ? "#a9d3f5" : colours.filled;
+    ctx.fillRect(x, y, s, s);
+    if (R.fill !== "light") return;
+    const k = Math.min(3, Math.max(2, Math.round(s / 10)));
+    ctx.fillStyle = "#5f97c9";
+    ctx.fillRect(x, y, s, k);
+    ctx.fillRect(x, y, k, s);
+  }
+
+  function drawEmpty(x, y, s) {
+    if (R.mark === "grey") {
+      ctx.fillStyle = "#d0d0d0";
+      ctx.fillRect(x, y, s, s);
+    } else if (R.mark === "image") {
+      ctx.drawImage(cellPicture("mark"), x, y, s, s);
+    } else if (R.mark === "skin") {
+      drawMark(x, y, s);
+    }
+  }
+
+  // A padlock over a locked cell's fill: a gold body under a dark shackle.
+  function drawPadlock(x, y, s) {
+    const w = Math.max(6, Math.round(s * 0.46)), h = Math.max(4, Math.round(s * 0.32));
+    const lx = x + Math.round((s - w) / 2), ly = y + Math.round(s * 0.46);
+    ctx.strokeStyle = "#3a2a00";
+    ctx.lineWidth = Math.max(1.5, s / 12);
+    ctx.beginPath();
+    ctx.arc(x + s / 2, ly, w * 0.3, Math.PI, 2 * Math.PI);
+    ctx.stroke();
+    ctx.fillStyle = "#3a2a00";
+    ctx.fillRect(lx - 1, ly - 1, w + 2, h + 2);
+    ctx.fillStyle = "#f2c230";
+    ctx.fillRect(lx, ly, w, h);
+  }
+
+  // Cell pictures drawn once on offscreen canvases (at device pixels), as games that draw
+  // their cells from image files show them: not one flat colour a reader can count on.
+  const pictures = {};
+  function cellPicture(kind) {
+    if (pictures[kind]) return pictures[kind];
+    const n = Math.max(4, Math.round((pitch - 1) * dpr));
+    const pic = document.createElement("canvas");
+    pic.width = pic.height = n;
+    const g = pic.getContext("2d");
+    if (kind === "fill") paintFillPicture(g, n);
+    else paintMarkPicture(g, n);
+    pictures[kind] = pic;
+    return pic;
+  }
+
+  // A bevelled tile: a blue gradient, light diagonal stripes, a lit top-left edge, a
+  // shaded bottom-right one and a highlight spot.
+  function paintFillPicture(g, n) {
+    const grad = g.createLinearGradient(0, 0, n, n);
+    grad.addColorStop(0, "#4f86cf");
+    grad.addColorStop(1, "#1c3f78");
+    g.fillStyle = grad;
+    g.fillRect(0, 0, n, n);
+    g.save();
+    g.beginPath();
+    g.rect(0, 0, n, n);
+    g.clip();
+    g.strokeStyle = "rgba(255,255,255,0.22)";
+    g.lineWidth = Math.max(1, n / 12);
+    for (let d = -n; d < n; d += Math.max(3, Math.round(n / 4))) {
+      g.beginPath();
+      g.moveTo(d, n);
+      g.lineTo(d + n, 0);
+      g.stroke();
+    }
+    g.restore();
+    const b = Math.max(2, Math.round(n / 8));
+    g.fillStyle = "rgba(255,255,255,0.45)";
+    g.fillRect(0, 0, n, b);
+    g.fillRect(0, b, b, n - b);
+    g.fillStyle = "rgba(0,0,0,0.4)";
+    g.fillRect(b, n - b, n - b, b);
+    g.fillRect(n - b, b, b, n - 2 * b);
+    const spot = g.createRadialGradient(n * 0.32, n * 0.3, 0, n * 0.32, n * 0.3, n * 0.3);
+    spot.addColorStop(0, "rgba(255,255,255,0.6)");
+    spot.addColorStop(1, "rgba(255,255,255,0)");
+    g.fillStyle = spot;
+    g.fillRect(0, 0, n, n);
+  }
+
+  // A thick, round-ended orange X with a dark red outline, on a clear background.
+  function paintMarkPicture(g, n) {
+    const m = n * 0.2, w = Math.max(3, n * 0.17);
+    g.lineCap = "round";
+    for (const [colour, width] of [["#7a1d00", w + Math.max(2, n / 12)], ["#ff7a1a", w]]) {
+      g.strokeStyle = colour;
+      g.lineWidth = width;
+      g.beginPath();
+      g.moveTo(m, m);
+      g.lineTo(n - m, n - m);
+      g.moveTo(n - m, m);
+      g.lineTo(m, n - m);
+      g.stroke();
     }
   }
 
@@ -495,7 +621,7 @@
   }
 
   function drawCursor() {
-    if (!hover || !colours.cursor) return;
+    if (!hover || !colours.cursor || R.highlight === "none") return;
     ctx.strokeStyle = colours.cursor;
     ctx.lineWidth = 2;
     ctx.strokeRect(xLine(hover.c) + 2, yLine(hover.r) + 2, pitch - 3, pitch - 3);
@@ -511,6 +637,11 @@
     drawCells();
     drawLines();
     drawCursor();
+    // sign=dim: the solved board greyed under a dark veil (the canvas only, no dialog).
+    if (solved && R.sign === "dim") {
+      ctx.fillStyle = "rgba(0,0,0,0.5)";
+      ctx.fillRect(0, 0, cssW, cssH);
+    }
   }
 
   // --- page chrome --------------------------------------------------------------------
@@ -524,6 +655,12 @@
   const movesEl = document.getElementById("moves");
   const filledEl = document.getElementById("filled");
   let started = null, timerId = null, solved = false, events = 0, seq = 0;
+  // changes: cell state changes applied (a drag's cells one by one), to set against events.
+  let changes = 0;
+  // The solved sign: shown at least once (latched), and a dialog or alert up right now.
+  let signShown = false, signOpen = false;
+  let dialog = null; // the sign=dialog layer while it is up
+  const shownGrid = grid.map((row) => row.slice()); // the grid as last counted
 
   function tick() {
     const s = Math.floor((Date.now() - started) / 1000);
@@ -550,7 +687,21 @@
     }).catch(() => {});
   }
   function reportState() {
-    post("state", { seq: ++seq, grid, solved, events, width: W, height: H });
+    const locked = [];
+    grid.forEach((row, r) => row.forEach((v, c) => { if (v === LOCKED) locked.push([r, c]); }));
+    return post("state", {
+      seq: ++seq,
+      grid: grid.map((row) => row.map((v) => (v === LOCKED ? FILLED : v))),
+      locked,
+      solved,
+      events,
+      changes,
+      sign_shown: signShown,
+      sign_open: signOpen,
+      dialog: dialogPlaces(),
+      width: W,
+      height: H,
+    });
   }
   function layout() {
     const r = canvas.getBoundingClientRect();
@@ -602,22 +753,75 @@
     }
     return { r: row, c };
   }
+  const sameCell = (a, b) => a !== null && b !== null && a.r === b.r && a.c === b.c;
 
-  let drag = null; // {r0, c0, target, before}
+  // What a press of `button` (0 left, 1 middle, 2 right) does to a cell in state v, by the
+  // buttons rule: { target, applies } (the state it and the drag's cells get, and which
+  // cells a drag may change), or null for a press the game does not take.
+  const anyCell = () => true;
+  const unlocked = (v) => v !== LOCKED;
+  const cycleOrder = marks ? [UNKNOWN, FILLED, EMPTY] : [UNKNOWN, FILLED];
+  function cycled(v, step) {
+    const i = cycleOrder.indexOf(v);
+    return cycleOrder[(i + step + cycleOrder.length) % cycleOrder.length];
+  }
+  function pressAction(button, v) {
+    const mark = (target) => (marks ? { target, applies: anyCell } : null);
+    switch (R.buttons) {
+      case "set": // set, never toggle; the middle button clears
+        if (button === 0) return { target: FILLED, applies: anyCell };
+        if (button === 1) return { target: UNKNOWN, applies: anyCell };
+        return mark(EMPTY);
+      case "cycle": // left only: blank → filled → marked → blank; right is the browser's
+        return button === 0 ? { target: cycled(v, 1), applies: anyCell } : null;
+      case "cycle2": // left one way round, right the other
+        if (button === 0) return { target: cycled(v, 1), applies: anyCell };
+        return button === 2 ? { target: cycled(v, -1), applies: anyCell } : null;
+      case "lock": // toggle, but right locks a filled cell (and unlocks a locked one)
+        if (button === 0) {
+          if (v === LOCKED) return { target: null, applies: anyCell }; // taken, ignored
+          return { target: v === FILLED ? UNKNOWN : FILLED, applies: unlocked };
+        }
+        if (button !== 2) return null;
+        if (v === FILLED) return { target: LOCKED, applies: (w) => w === FILLED };
+        if (v === LOCKED) return { target: FILLED, applies: (w) => w === LOCKED };
+        return { target: v === EMPTY ? UNKNOWN : EMPTY, applies: unlocked };
+      default: // toggle: a button sets its state, or clears a cell already in it
+        if (button === 0) return { target: v === FILLED ? UNKNOWN : FILLED, applies: anyCell };
+        return button === 2 ? mark(v === EMPTY ? UNKNOWN : EMPTY) : null;
+    }
+  }
+
+  // {r0, c0, target, applies, before, last}: the press being held, if any.
+  let drag = null;
+
+  function setCell(r, c, from) {
+    if (drag.target !== null && drag.applies(from)) grid[r][c] = drag.target;
+  }
 
   function changed() {
+    for (let r = 0; r < H; r++) {
+      for (let c = 0; c < W; c++) {
+        if (grid[r][c] !== shownGrid[r][c]) { changes++; shownGrid[r][c] = grid[r][c]; }
+      }
+    }
+    const was = solved;
     solved = isSolved();
     if (solved && timerId !== null) { clearInterval(timerId); timerId = null; }
     statusEl.textContent = solved ? "Solved!" : "Good luck!";
     statusEl.classList.toggle("solved", solved);
     movesEl.textContent = String(events);
-    filledEl.textContent = String(grid.flat().filter((v) => v === FILLED).length);
+    filledEl.textContent = String(grid.flat().filter(isFill).length);
+    // The status text and a dimmed board show at once; a dialog or alert comes later.
+    if (solved && !was && (R.sign === "none" || R.sign === "dim")) signShown = true;
     draw();
-    reportState();
+    const sent = reportState();
+    if (solved && !was) showSign(sent);
   }
 
+  // drag=line: the first cell's new state along the row or column (whichever the pointer
+  // moved along more), every other cell back as it was before the press.
   function paintRun(to) {
-    // The first cell's new state along the row or column (whichever the pointer moved along more).
     const before = drag.before;
     for (let r = 0; r < H; r++) grid[r] = before[r].slice();
     const dr = to.r - drag.r0, dc = to.c - drag.c0;
@@ -625,43 +829,151 @@
     const n = along ? Math.abs(dc) : Math.abs(dr);
     const step = along ? Math.sign(dc) : Math.sign(dr);
     for (let i = 0; i <= n; i++) {
-      if (along) grid[drag.r0][drag.c0 + i * step] = drag.target;
-      else grid[drag.r0 + i * step][drag.c0] = drag.target;
+      const r = along ? drag.r0 : drag.r0 + i * step, c = along ? drag.c0 + i * step : drag.c0;
+      setCell(r, c, before[r][c]);
     }
   }
 
   canvas.addEventListener("mousedown", (ev) => {
     const cell = cellAt(ev, false);
-    if (!cell || (ev.button !== 0 && ev.button !== 2)) return;
+    if (!cell || dialog) return;
     if (drag && (ev.buttons & (ev.buttons - 1))) return; // a second button during a drag
+    const action = pressAction(ev.button, grid[cell.r][cell.c]);
+    if (!action) return; // not a button this game uses: the browser's (a context menu)
     ev.preventDefault();
-    const want = ev.button === 0 ? FILLED : EMPTY;
-    const target = grid[cell.r][cell.c] === want ? UNKNOWN : want; // clicking a set cell clears it
     events++;
     startTimer();
-    drag = { r0: cell.r, c0: cell.c, target, before: grid.map((row) => row.slice()), last: cell };
-    paintRun(cell);
+    drag = { r0: cell.r, c0: cell.c, ...action, before: grid.map((row) => row.slice()), last: cell };
+    setCell(cell.r, cell.c, grid[cell.r][cell.c]);
     changed();
   });
   window.addEventListener("mousemove", (ev) => {
-    const over = cellAt(ev, false);
+    // An open dialog's layer lies over the board: the board sees no pointer.
+    const over = dialog ? null : cellAt(ev, false);
     const moved = (over && (!hover || hover.r !== over.r || hover.c !== over.c)) || (!over && hover);
     hover = over;
     if (drag && ev.buttons === 0) drag = null; // released outside the window
-    if (drag) {
+    if (drag && R.drag === "line") {
       const to = cellAt(ev, true);
-      if (to.r !== drag.last.r || to.c !== drag.last.c) {
+      if (!sameCell(to, drag.last)) {
         drag.last = to;
         paintRun(to);
         changed();
         return;
       }
+    } else if (drag && R.drag === "enter") {
+      // Only cells this event lands in: a jump over cells skips them, as games that
+      // judge each mousemove on its own do.
+      if (over && !sameCell(over, drag.last)) {
+        drag.last = over;
+        setCell(over.r, over.c, grid[over.r][over.c]);
+        changed();
+        return;
+      }
+      drag.last = over;
     }
     if (moved) draw();
   });
-  window.addEventListener("mouseup", () => { drag = null; });
+  window.addEventListener("mouseup", (ev) => {
+    // drag=ends: the cell under the release gets the press's state too.
+    const to = drag && R.drag === "ends" ? cellAt(ev, false) : null;
+    if (to && !(to.r === drag.r0 && to.c === drag.c0)) {
+      setCell(to.r, to.c, grid[to.r][to.c]);
+      drag = null;
+      changed();
+    }
+    drag = null;
+  });
   canvas.addEventListener("mouseleave", () => { if (!drag && hover) { hover = null; draw(); } });
-  canvas.addEventListener("contextmenu", (ev) => ev.preventDefault());
+  // buttons=cycle leaves the right button to the browser: its context menu opens.
+  canvas.addEventListener("contextmenu", (ev) => { if (R.buttons !== "cycle") ev.preventDefault(); });
+
+  // --- the solved sign (sign=) -----------------------------------------------------------
+  function showSign(sent) {
+    if (R.sign === "dialog") {
+      setTimeout(openDialog, 300 + Math.random() * 400);
+    } else if (R.sign === "alert") {
+      // The server has the solved report before the alert blocks this page, and hears
+      // that the alert is up before it is.
+      sent.then(() => setTimeout(() => {
+        if (!solved) return;
+        signShown = signOpen = true;
+        reportState().then(() => {
+          window.alert("Puzzle solved!");
+          signOpen = false;
+          reportState();
+        });
+      }, 200));
+    }
+  }
+
+  function elapsed() {
+    const s = started === null ? 0 : Math.floor((Date.now() - started) / 1000);
+    return String(Math.floor(s / 60)).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0");
+  }
+
+  // An in-page modal: a dark layer over the whole page (it takes every press meant for the
+  // board) and a dialog box that its title bar drags about and OK closes.
+  function openDialog() {
+    if (!solved || dialog) return;
+    const layer = document.createElement("div");
+    layer.className = "modal-layer";
+    const box = document.createElement("div");
+    box.className = "modal";
+    const title = document.createElement("div");
+    title.className = "modal-title";
+    title.textContent = "Congratulations";
+    const text = document.createElement("p");
+    text.textContent = `Puzzle solved in ${elapsed()}`;
+    const ok = document.createElement("button");
+    ok.type = "button";
+    ok.textContent = "OK";
+    box.append(title, text, ok);
+    layer.append(box);
+    document.body.append(layer);
+    box.style.left = Math.round((window.innerWidth - box.offsetWidth) / 2) + "px";
+    box.style.top = Math.round((window.innerHeight - box.offsetHeight) / 2) + "px";
+    for (const kind of ["mousedown", "contextmenu"]) {
+      layer.addEventListener(kind, (ev) => ev.preventDefault());
+    }
+    title.addEventListener("mousedown", (ev) => {
+      if (ev.button !== 0) return;
+      const dx = ev.clientX - box.offsetLeft, dy = ev.clientY - box.offsetTop;
+      const move = (e) => {
+        box.style.left = (e.clientX - dx) + "px";
+        box.style.top = (e.clientY - dy) + "px";
+      };
+      const up = () => {
+        window.removeEventListener("mousemove", move);
+        window.removeEventListener("mouseup", up);
+        reportState();
+      };
+      window.addEventListener("mousemove", move);
+      window.addEventListener("mouseup", up);
+    });
+    ok.addEventListener("click", () => {
+      layer.remove();
+      dialog = null;
+      signOpen = false;
+      reportState();
+    });
+    dialog = { layer, box, title, ok };
+    drag = null;
+    hover = null;
+    draw();
+    signShown = signOpen = true;
+    reportState();
+  }
+
+  // Where the dialog's parts are, in page pixels like the layout report (test ground truth).
+  function dialogPlaces() {
+    if (!dialog) return null;
+    const rect = (el) => {
+      const b = el.getBoundingClientRect();
+      return { x: Math.round(b.left), y: Math.round(b.top), w: Math.round(b.width), h: Math.round(b.height) };
+    };
+    return { box: rect(dialog.box), title: rect(dialog.title), ok: rect(dialog.ok) };
+  }
 
   document.getElementById("restart").addEventListener("click", () => {
     for (const row of grid) row.fill(UNKNOWN);
