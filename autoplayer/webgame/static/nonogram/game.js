@@ -499,16 +499,24 @@
     }
   }
 
-  // A padlock over a locked cell's fill: a gold body under a dark shackle.
+  // A padlock over a locked cell's fill: a gold body under a pale steel shackle, both
+  // outlined dark so they show on any fill.
   function drawPadlock(x, y, s) {
-    const w = Math.max(6, Math.round(s * 0.46)), h = Math.max(4, Math.round(s * 0.32));
-    const lx = x + Math.round((s - w) / 2), ly = y + Math.round(s * 0.46);
-    ctx.strokeStyle = "#3a2a00";
-    ctx.lineWidth = Math.max(1.5, s / 12);
-    ctx.beginPath();
-    ctx.arc(x + s / 2, ly, w * 0.3, Math.PI, 2 * Math.PI);
-    ctx.stroke();
-    ctx.fillStyle = "#3a2a00";
+    const w = Math.max(6, Math.round(s * 0.46)), h = Math.max(4, Math.round(s * 0.3));
+    const lx = x + Math.round((s - w) / 2), ly = y + Math.round(s * 0.5);
+    const rad = w * 0.3, legs = Math.max(1, Math.round(s * 0.08)), cx = x + s / 2;
+    ctx.lineCap = "butt";
+    for (const [colour, width] of [["#2a2000", Math.max(3, s / 7)], ["#e6e6e6", Math.max(1.5, s / 16)]]) {
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = width;
+      ctx.beginPath();
+      ctx.moveTo(cx - rad, ly);
+      ctx.lineTo(cx - rad, ly - legs);
+      ctx.arc(cx, ly - legs, rad, Math.PI, 2 * Math.PI);
+      ctx.lineTo(cx + rad, ly);
+      ctx.stroke();
+    }
+    ctx.fillStyle = "#2a2000";
     ctx.fillRect(lx - 1, ly - 1, w + 2, h + 2);
     ctx.fillStyle = "#f2c230";
     ctx.fillRect(lx, ly, w, h);
@@ -659,6 +667,8 @@
   let changes = 0;
   // The solved sign: shown at least once (latched), and a dialog or alert up right now.
   let signShown = false, signOpen = false;
+  // When (ms since the page loaded) the game last became solved, and its sign last showed.
+  let solvedMs = null, signMs = null;
   let dialog = null; // the sign=dialog layer while it is up
   const shownGrid = grid.map((row) => row.slice()); // the grid as last counted
 
@@ -698,6 +708,8 @@
       changes,
       sign_shown: signShown,
       sign_open: signOpen,
+      solved_ms: solvedMs,
+      sign_ms: signMs,
       dialog: dialogPlaces(),
       width: W,
       height: H,
@@ -813,7 +825,8 @@
     movesEl.textContent = String(events);
     filledEl.textContent = String(grid.flat().filter(isFill).length);
     // The status text and a dimmed board show at once; a dialog or alert comes later.
-    if (solved && !was && (R.sign === "none" || R.sign === "dim")) signShown = true;
+    if (solved && !was) solvedMs = Math.round(performance.now());
+    if (solved && !was && (R.sign === "none" || R.sign === "dim")) signShown = signAt();
     draw();
     const sent = reportState();
     if (solved && !was) showSign(sent);
@@ -897,7 +910,7 @@
       // that the alert is up before it is.
       sent.then(() => setTimeout(() => {
         if (!solved) return;
-        signShown = signOpen = true;
+        signShown = signOpen = signAt();
         reportState().then(() => {
           window.alert("Puzzle solved!");
           signOpen = false;
@@ -905,6 +918,12 @@
         });
       }, 200));
     }
+  }
+
+  // Notes the moment the sign shows; true, for the flags it sets.
+  function signAt() {
+    signMs = Math.round(performance.now());
+    return true;
   }
 
   function elapsed() {
@@ -961,7 +980,7 @@
     drag = null;
     hover = null;
     draw();
-    signShown = signOpen = true;
+    signShown = signOpen = signAt();
     reportState();
   }
 

@@ -1,0 +1,536 @@
+"""The bundled nonogram page's rule sets (RULE_CHOICES): each option value does what it
+says, judged by what the page reports to its server after real X input (xdotool → XTEST)
+in a Chromium app window under Xvfb, or by the pixels of a headless shot."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+from desktop import needs_chromium, needs_xdotool, needs_xvfb, page_window, xdotool
+from rulesets import DEFAULT_RULES, random_rules
+
+from autoplayer.errors import UserError
+from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, puzzle_from_grid
+from autoplayer.webgame import nonogram
+from autoplayer.webgame.server import GameServer
+
+SCREEN = (1280, 900)
+LEFT, MIDDLE, RIGHT = 1, 2, 3
+
+def _live(test: Any) -> Any:
+    """A test that drives Chromium under Xvfb with xdotool."""
+    for mark in (pytest.mark.e2e, needs_xvfb, needs_xdotool, needs_chromium):
+        test = mark(test)
+    return test
+
+
+# --- the options on the server's side ---------------------------------------------------
+
+def test_defaults_are_todays_game_and_every_choice_is_accepted():
+    assert nonogram.rule_options({}) == DEFAULT_RULES == {
+        "fill": "skin", "mark": "skin", "highlight": "lines", "buttons": "toggle",
+        "drag": "line", "rule": "runs", "sign": "none"}
+    for key, choices in nonogram.RULE_CHOICES.items():
+        for value in choices:
+            assert nonogram.rule_options({key: value}) == {**DEFAULT_RULES, key: value}
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    ({"fill": "dark"}, "fill='dark'; choices: skin, light, image"),
+    ({"buttons": "Toggle"}, "buttons='Toggle'; choices: toggle, set, cycle, cycle2, lock"),
+    ({"sign": ""}, "sign=''; choices: none, dialog, alert, dim"),
+    ({"mark": "none", "rule": "marks"}, "rule=marks needs marks, but mark=none has none"),
+    ({"mark": "none", "buttons": "lock"}, "buttons=lock needs marks, but mark=none has none"),
+    ({"mark": "none", "buttons": "cycle2"}, "buttons=cycle2 needs marks, but mark=none has none"),
+])
+def test_bad_rule_options_are_one_line_user_errors(query, message):
+    with pytest.raises(UserError) as err:
+        nonogram.rule_options(query)
+    assert str(err.value) == message
+
+
+def test_a_page_url_with_a_bad_rule_is_refused_and_a_good_one_reaches_the_page():
+    with GameServer() as server:
+        with pytest.raises(UserError, match=r"^drag='paint'; choices: line, enter, ends, none$"):
+            server.url(size=(5, 5), drag="paint")
+        grid = np.full((5, 5), UNKNOWN, dtype=np.int8)
+        grid[0, 0] = EMPTY
+        with pytest.raises(UserError, match=r"^grid= has marked cells but mark=none has no marks$"):
+            server.url(size=(5, 5), mark="none", grid=grid)
+        server.url(size=(5, 5), session="rules-cfg", buttons="lock", sign="alert")
+        config = server.config("rules-cfg")
+        assert config is not None
+        assert config["rules"] == {**DEFAULT_RULES, "buttons": "lock", "sign": "alert"}
+
+
+def test_random_rules_are_valid_and_cover_every_choice():
+    rng = random.Random(7)
+    drawn = [random_rules(rng) for _ in range(400)]
+    for rules in drawn:
+        assert nonogram.rule_options(rules) == rules
+        if rules["mark"] == "none":
+            assert rules["rule"] == "runs" and rules["buttons"] in ("toggle", "set", "cycle")
+    for key, choices in nonogram.RULE_CHOICES.items():
+        assert {r[key] for r in drawn} == set(choices), key
+    assert random_rules(random.Random(3)) == random_rules(random.Random(3))
+
+
+# --- how cells are drawn (headless shots) -----------------------------------------------
+
+def rgb(hex_colour: str) -> np.ndarray:
+    return np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)], dtype=int)
+
+
+def shoot(server: GameServer, session: str, **params: Any) -> tuple[np.ndarray, dict]:
+    from autoplayer.webgame.browser import headless_screenshot
+
+    image = headless_screenshot(server.url(session=session, **params), 900, 700)
+    assert server.wait_for(session, lambda st, lay: st is not None and lay is not None, 10)
+    return image.astype(int), server.layout(session) or {}
+
+
+def cell_patch(image: np.ndarray, layout: dict, r: int, c: int) -> np.ndarray:
+    """The cell's inside (grid lines excluded)."""
+    x, y, p = round(layout["xs"][c]), round(layout["ys"][r]), layout["pitch"]
+    return image[y + 1:y + p, x + 1:x + p]
+
+
+# Row 1, clear of the board's thick border: filled, marked, unknown, filled cells.
+STARTED = np.array([[UNKNOWN] * 5, [UNKNOWN, FILLED, EMPTY, UNKNOWN, FILLED]]
+                   + [[UNKNOWN] * 5] * 3, dtype=np.int8)
+
+
+@needs_chromium
+def test_fill_and_mark_pictures(game_server):
+    skin = nonogram.skins()["sans"]["light"]
+    ink, filled = rgb(skin["ink"]), rgb(skin["filled"])
+    plain, _ = shoot(game_server, "look-skin", size=(5, 5), seed=2, skin="sans", cell=30,
+                     grid=STARTED)
+    light, lay = shoot(game_server, "look-light", size=(5, 5), seed=2, skin="sans", cell=30,
+                       grid=STARTED, fill="light", mark="grey")
+    image, _ = shoot(game_server, "look-image", size=(5, 5), seed=2, skin="sans", cell=30,
+                     grid=STARTED, fill="image", mark="image")
+    p = lay["pitch"]
+    mid = p // 2 - 1
+
+    # skin: the skin's flat colour.
+    assert np.abs(cell_patch(plain, lay, 1, 1)[mid, mid] - filled).sum() <= 6
+    # light: pale blue, far lighter than the clue ink, with a darker inset along the top
+    # and left inside edges (and none along the bottom and right).
+    cell = cell_patch(light, lay, 1, 1)
+    assert np.abs(cell[mid, mid] - rgb("#a9d3f5")).sum() <= 6
+    assert cell[mid, mid].sum() - ink.sum() > 400
+    assert (cell[0:2, 4:-4].sum(axis=2) < cell[mid, mid].sum() - 100).all()
+    assert (cell[4:-4, 0:2].sum(axis=2) < cell[mid, mid].sum() - 100).all()
+    assert np.abs(cell[-2:, 4:-4] - cell[mid, mid]).sum(axis=2).max() <= 6
+    # image: a picture, not a flat colour (many colours, none of them the skin's fill).
+    cell = cell_patch(image, lay, 1, 1)
+    colours = {tuple(px) for px in cell.reshape(-1, 3)}
+    assert len(colours) > 30
+    assert np.abs(cell[mid, mid] - filled).sum() > 30
+    assert np.array_equal(cell_patch(image, lay, 1, 4), cell), "every filled cell alike"
+
+    # mark=grey: the whole cell light grey; mark=image: an orange X with a dark outline
+    # on the plain cell (the skin's mark is a small dot).
+    cell = cell_patch(light, lay, 1, 2)
+    assert (np.abs(cell - rgb("#d0d0d0")).sum(axis=2) <= 6).mean() > 0.97
+    cell = cell_patch(image, lay, 1, 2)
+    assert np.abs(cell[mid, mid] - rgb("#ff7a1a")).sum() <= 40
+    assert np.abs(cell[1, 1] - rgb(skin["cell"])).sum() <= 6, "the X's corners are clear"
+    assert (np.abs(cell - rgb("#7a1d00")).sum(axis=2) <= 60).sum() > 20, "no outline"
+    assert (np.abs(cell - rgb("#ff7a1a")).sum(axis=2) <= 40).mean() > 0.15
+    # Unknown cells look the same under every rule set.
+    assert np.array_equal(cell_patch(image, lay, 1, 3), cell_patch(plain, lay, 1, 3))
+
+
+@needs_chromium
+@pytest.mark.parametrize("highlight", nonogram.RULE_CHOICES["highlight"])
+def test_highlight_lights_lines_one_cell_or_nothing(game_server, highlight):
+    tint = rgb(nonogram.skins()["pixel"]["light"]["hoverBand"])
+    image, lay = shoot(game_server, f"hl-{highlight}", size=(8, 8), seed=4, skin="pixel",
+                       hover=(3, 5), highlight=highlight)
+    still, _ = shoot(game_server, f"hl-{highlight}-still", size=(8, 8), seed=4, skin="pixel")
+    area = lay["rowClueArea"]
+    y = lay["ys"][3] + lay["pitch"] // 2
+    strip = image[y, area["x"] + 2:area["x"] + area["w"] - 4]
+    clue_lit = (np.abs(strip - tint).sum(axis=1) < 30).mean()
+    changed = [[not np.array_equal(cell_patch(image, lay, r, c), cell_patch(still, lay, r, c))
+                for c in range(8)] for r in range(8)]
+    lit = {(r, c) for r in range(8) for c in range(8) if changed[r][c]}
+    if highlight == "lines":
+        assert clue_lit > 0.3
+        assert lit == {(3, c) for c in range(8)} | {(r, 5) for r in range(8)}
+    elif highlight == "cell":
+        assert clue_lit == 0.0 and lit == {(3, 5)}
+    else:
+        assert clue_lit == 0.0 and lit == set()
+        assert np.array_equal(image, still)
+
+
+@needs_chromium
+@pytest.mark.parametrize("sign", ["none", "dim"])
+def test_a_solved_board_is_dimmed_only_by_sign_dim(game_server, sign):
+    puzzle = puzzle_from_grid(np.eye(4, dtype=np.int8), title="Diagonal")
+    solved_grid = np.where(np.eye(4) == 1, FILLED, UNKNOWN).astype(np.int8)
+    image, lay = shoot(game_server, f"sign-{sign}", puzzle=puzzle, skin="sans", cell=30,
+                       grid=solved_grid, sign=sign)
+    state = game_server.state(f"sign-{sign}")
+    assert state is not None and state["solved"] is True and state["sign_shown"] is True
+    assert state["sign_ms"] == state["solved_ms"], "shown with the solved board"
+    white = rgb(nonogram.skins()["sans"]["light"]["cell"])
+    centre = cell_patch(image, lay, 1, 2)[14, 14]
+    canvas = lay["canvas"]
+    corner = image[round(canvas["y"]) + 2, round(canvas["x"]) + 2]
+    if sign == "dim":  # half way to black, over the whole canvas and nowhere else
+        assert np.abs(centre - white // 2).sum() <= 9
+        assert np.abs(corner - white // 2).sum() <= 9
+        assert image[:40].std() > 10, "the page header stays as it was"
+    else:
+        assert np.abs(centre - white).sum() <= 6
+
+
+# --- input: real presses in a live window ---------------------------------------------
+
+@dataclass
+class Page:
+    """One page in an app window: real input at cell centres (located from the page's
+    layout report, test ground truth), and what the page reports back."""
+
+    server: GameServer
+    session: str
+    display: str
+    window: int
+    layout: dict
+
+    def xdo(self, *args: str) -> None:
+        xdotool(self.display, *args)
+
+    def origin(self) -> tuple[int, int]:
+        """The page's viewport origin on the screen."""
+        out = xdotool(self.display, "getwindowgeometry", "--shell", str(self.window))
+        geo = dict(line.split("=", 1) for line in out.split())
+        chrome = self.layout["outer"]["h"] - self.layout["viewport"]["h"]
+        return int(geo["X"]), int(geo["Y"]) + chrome
+
+    def point(self, x: float, y: float) -> tuple[str, str]:
+        """Screen coordinates of a point given in page pixels."""
+        ox, oy = self.origin()
+        return str(round(ox + x)), str(round(oy + y))
+
+    def at(self, r: int, c: int) -> tuple[str, str]:
+        half = self.layout["pitch"] // 2
+        return self.point(self.layout["xs"][c] + half, self.layout["ys"][r] + half)
+
+    def state(self) -> dict:
+        state = self.server.state(self.session)
+        assert state is not None
+        return state
+
+    def quiet(self, settle: float = 0.4) -> dict:
+        """The report once the page has sent nothing new for `settle` seconds."""
+        last = self.state()["seq"]
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            time.sleep(settle)
+            now = self.state()["seq"]
+            if now == last:
+                break
+            last = now
+        return self.state()
+
+    def wait(self, check: Any, what: str, timeout: float = 10.0) -> dict:
+        assert self.server.wait_for(self.session, lambda st, _: st is not None and check(st),
+                                    timeout), f"the page never reported {what}"
+        return self.state()
+
+    def click(self, r: int, c: int, button: int = LEFT) -> dict:
+        """A press the game takes: returns its report once the page has counted it."""
+        n = self.state()["events"]
+        self.xdo("mousemove", *self.at(r, c), "sleep", "0.03", "click", str(button))
+        self.wait(lambda st: st["events"] >= n + 1, f"press {n + 1}")
+        return self.quiet()
+
+    def gesture(self, cells: list[tuple[int, int]], button: int = LEFT,
+                release: tuple[str, str] | None = None) -> dict:
+        """Press on the first cell, move through the others one mousemove each (a jump
+        when they are not neighbours), release (at `release` if given); the report."""
+        n = self.state()["events"]
+        path = ["mousemove", *self.at(*cells[0]), "sleep", "0.03", "mousedown", str(button)]
+        for cell in cells[1:]:
+            path += ["sleep", "0.03", "mousemove", *self.at(*cell)]
+        if release is not None:
+            path += ["sleep", "0.03", "mousemove", *release]
+        self.xdo(*path, "sleep", "0.03", "mouseup", str(button))
+        self.wait(lambda st: st["events"] >= n + 1, f"press {n + 1}")
+        return self.quiet()
+
+    def grab(self) -> np.ndarray:
+        """The whole screen, RGB as ints."""
+        from autoplayer.screen.capture import Screen
+
+        with Screen(self.display) as screen:
+            return screen.grab_monitor(0).pixels.astype(int)
+
+    def canvas_mask(self, shape: tuple[int, ...]) -> np.ndarray:
+        """True on the screen pixels of the game's canvas."""
+        ox, oy = self.origin()
+        box = self.layout["canvas"]
+        mask = np.zeros(shape[:2], dtype=bool)
+        mask[oy + box["y"]:oy + box["y"] + box["h"], ox + box["x"]:ox + box["x"] + box["w"]] = True
+        return mask
+
+
+@pytest.fixture
+def page(xserver, game_server: GameServer) -> Iterator:
+    """Opens a page (GameServer.url parameters, a session among them) in an app window."""
+    with ExitStack() as windows:
+        def open_page(**params: Any) -> Page:
+            params.setdefault("cell", 30)
+            params.setdefault("skin", "sans")
+            app = windows.enter_context(
+                page_window(game_server, xserver, width=1100, height=850, **params))
+            session = params["session"]
+            return Page(game_server, session, xserver.display, app.window,
+                        game_server.layout(session) or {})
+
+        yield open_page
+
+
+def row(state: dict, r: int) -> list[int]:
+    return state["grid"][r]
+
+
+ROW = [(2, c) for c in range(1, 7)]  # six neighbours along row 2
+
+
+@_live
+def test_toggle_counts_presses_and_cell_changes(page):
+    p = page(size=(8, 8), seed=1, session="rules-toggle")
+    state = p.gesture(ROW)  # the default drag paints the run
+    assert row(state, 2) == [-1, 1, 1, 1, 1, 1, 1, -1]
+    assert (state["events"], state["changes"], state["locked"]) == (1, 6, [])
+    state = p.click(2, 1)
+    assert row(state, 2)[1] == UNKNOWN and state["changes"] == 7
+    assert state["sign_shown"] is False and state["sign_open"] is False
+
+
+@_live
+def test_set_never_toggles_and_the_middle_button_clears(page):
+    p = page(size=(6, 6), seed=1, session="rules-set", buttons="set")
+    assert p.click(0, 0)["grid"][0][0] == FILLED
+    state = p.click(0, 0)
+    assert state["grid"][0][0] == FILLED and state["changes"] == 1, "left again keeps it filled"
+    assert p.click(0, 0, RIGHT)["grid"][0][0] == EMPTY, "right marks a filled cell"
+    state = p.click(0, 0, RIGHT)
+    assert state["grid"][0][0] == EMPTY and state["changes"] == 2
+    assert p.click(0, 0, MIDDLE)["grid"][0][0] == UNKNOWN
+    state = p.click(0, 0, MIDDLE)
+    assert state["grid"][0][0] == UNKNOWN and (state["events"], state["changes"]) == (6, 3)
+    state = p.gesture([(1, c) for c in range(4)], RIGHT)
+    assert row(state, 1) == [0, 0, 0, 0, -1, -1]
+
+
+MENU = 5000
+"""Screen pixels a context menu changes at the least (Chromium's is some 200×250 px);
+the page's own counters and timer change a few hundred at most."""
+
+
+def outside_canvas_changes(p: Page, before: np.ndarray) -> int:
+    """Screen pixels off the game's canvas that differ from `before`."""
+    now = p.grab()
+    return int((np.abs(now - before).sum(axis=2) > 30)[~p.canvas_mask(now.shape)].sum())
+
+
+@_live
+def test_cycle_goes_round_on_the_left_and_leaves_the_right_to_the_browser(page):
+    p = page(size=(6, 6), seed=1, session="rules-cycle", buttons="cycle")
+    p.xdo("mousemove", *p.at(4, 4), "sleep", "0.3")
+    before = p.grab()
+    p.xdo("click", str(RIGHT), "sleep", "0.6")
+    assert outside_canvas_changes(p, before) > MENU, "no context menu opened"
+    state = p.state()
+    assert state["events"] == 0 and state["grid"][4][4] == UNKNOWN
+    p.xdo("key", "Escape", "sleep", "0.5")
+    assert outside_canvas_changes(p, before) == 0, "Esc left the menu up"
+    assert [p.click(4, 4)["grid"][4][4] for _ in range(3)] == [FILLED, EMPTY, UNKNOWN]
+    state = p.gesture([(0, c) for c in range(4)])  # the press's state along the drag
+    assert row(state, 0) == [1, 1, 1, 1, -1, -1]
+
+
+@_live
+def test_cycle2_goes_round_both_ways_and_keeps_the_context_menu_shut(page):
+    p = page(size=(6, 6), seed=1, session="rules-cycle2", buttons="cycle2")
+    p.xdo("mousemove", *p.at(4, 4), "sleep", "0.3")
+    before = p.grab()
+    order = [p.click(4, 4, RIGHT)["grid"][4][4] for _ in range(3)]
+    assert order == [EMPTY, FILLED, UNKNOWN]
+    assert outside_canvas_changes(p, before) < MENU / 10, "a context menu opened"
+    assert [p.click(4, 4)["grid"][4][4] for _ in range(3)] == [FILLED, EMPTY, UNKNOWN]
+
+
+@_live
+def test_lock_pins_a_filled_cell_until_right_unlocks_it(page):
+    # Every row and column "1": the diagonal solves it, locked cells counting as filled.
+    puzzle = puzzle_from_grid(np.eye(3, dtype=np.int8), title="Rooks")
+    p = page(puzzle=puzzle, session="rules-lock", buttons="lock")
+    p.click(0, 0)
+    plain = p.grab()
+    state = p.click(0, 0, RIGHT)
+    assert state["grid"][0][0] == FILLED and state["locked"] == [[0, 0]]
+    # The lock is drawn: the cell is no longer the plain fill.
+    x, y = (int(v) for v in p.at(0, 0))
+    assert np.abs(p.grab()[y - 10:y + 10, x - 10:x + 10] - plain[y - 10:y + 10, x - 10:x + 10]
+                  ).sum() > 1000
+    state = p.click(0, 0)
+    assert state["grid"][0][0] == FILLED and state["locked"] == [[0, 0]], "left moved a lock"
+    assert state["changes"] == 2
+    state = p.click(0, 0, RIGHT)
+    assert state["grid"][0][0] == FILLED and state["locked"] == []
+    state = p.click(0, 0, RIGHT)  # locked again, then the rest of the diagonal
+    p.click(1, 1)
+    state = p.click(2, 2)
+    assert state["locked"] == [[0, 0]] and state["solved"] is True
+    state = p.click(1, 2, RIGHT)
+    assert state["grid"][1][2] == EMPTY and state["solved"] is True
+    # A left drag through the locked cell leaves it as it is.
+    state = p.gesture([(0, 2), (0, 1), (0, 0)])
+    assert row(state, 0) == [FILLED, FILLED, FILLED] and state["locked"] == [[0, 0]]
+
+
+@_live
+def test_drag_enter_sets_the_cells_the_pointer_lands_in(page):
+    p = page(size=(8, 8), seed=1, session="rules-enter", drag="enter")
+    state = p.gesture([ROW[0], ROW[-1]])  # one motion straight to the far end
+    assert row(state, 2) == [-1, 1, -1, -1, -1, -1, 1, -1]
+    assert state["changes"] == 2
+    state = p.gesture([(4, c) for c in range(1, 7)])  # every cell on the way
+    assert row(state, 4) == [-1, 1, 1, 1, 1, 1, 1, -1]
+    # Not a straight line: wherever the pointer goes.
+    state = p.gesture([(6, 0), (6, 1), (7, 1), (7, 2)], RIGHT)
+    assert [state["grid"][r][c] for r, c in [(6, 0), (6, 1), (7, 1), (7, 2)]] == [EMPTY] * 4
+    assert state["grid"][7][0] == UNKNOWN and state["changes"] == 12
+    assert state["events"] == 3
+
+
+@_live
+def test_drag_ends_sets_the_pressed_cell_and_the_released_one(page):
+    p = page(size=(8, 8), seed=1, session="rules-ends", drag="ends")
+    state = p.gesture(ROW)
+    assert row(state, 2) == [-1, 1, -1, -1, -1, -1, 1, -1]
+    ox, oy = p.layout["canvas"]["x"], p.layout["canvas"]["y"]
+    state = p.gesture([(5, 3), (5, 4)], release=p.point(ox - 5, oy + 5))  # let go off the board
+    assert row(state, 5) == [-1, -1, -1, 1, -1, -1, -1, -1]
+    assert (state["events"], state["changes"]) == (2, 3)
+
+
+@_live
+def test_drag_none_changes_only_the_pressed_cell(page):
+    p = page(size=(8, 8), seed=1, session="rules-nodrag", drag="none")
+    state = p.gesture(ROW)
+    assert row(state, 2) == [-1, 1, -1, -1, -1, -1, -1, -1]
+    state = p.gesture([(3, 3), (4, 3), (5, 3)], RIGHT)
+    assert [state["grid"][r][3] for r in range(8)] == [-1, -1, -1, 0, -1, -1, -1, -1]
+    assert (state["events"], state["changes"]) == (2, 2)
+
+
+@_live
+@pytest.mark.parametrize("buttons", ["toggle", "cycle"])
+def test_mark_none_has_no_marks(page, buttons):
+    p = page(size=(6, 6), seed=1, session=f"rules-nomark-{buttons}", mark="none",
+             buttons=buttons)
+    if buttons == "toggle":
+        p.xdo("mousemove", *p.at(4, 4), "sleep", "0.3")
+        before = p.grab()
+        p.xdo("click", str(RIGHT), "sleep", "0.6")
+        state = p.state()
+        assert state["events"] == 0 and state["grid"][4][4] == UNKNOWN, "right did something"
+        assert outside_canvas_changes(p, before) == 0, "a context menu opened"
+    # Left goes round the states there are: blank and filled.
+    assert [p.click(4, 4)["grid"][4][4] for _ in range(3)] == [FILLED, UNKNOWN, FILLED]
+
+
+@_live
+def test_rule_marks_wants_every_other_cell_marked(page):
+    picture = np.zeros((3, 3), dtype=np.int8)
+    picture[0] = 1
+    p = page(puzzle=puzzle_from_grid(picture, title="Bar"), session="rules-marks",
+             rule="marks")
+    state = p.gesture([(0, 0), (0, 1), (0, 2)])
+    assert row(state, 0) == [1, 1, 1] and state["solved"] is False, "solved without marks"
+    p.gesture([(1, 0), (1, 1), (1, 2)], RIGHT)
+    state = p.gesture([(2, 0), (2, 1)], RIGHT)
+    assert state["solved"] is False
+    state = p.click(2, 2, RIGHT)
+    assert state["solved"] is True and state["sign_shown"] is True
+
+
+def one_cell_puzzle() -> Any:
+    """3×3, one filled cell (0, 0): one click solves it."""
+    picture = np.zeros((3, 3), dtype=np.int8)
+    picture[0, 0] = 1
+    return puzzle_from_grid(picture, title="Dot")
+
+
+@_live
+def test_sign_dialog_covers_the_page_swallows_clicks_and_drags_by_its_title(page):
+    p = page(puzzle=one_cell_puzzle(), session="rules-dialog", sign="dialog")
+    board = p.grab()
+    p.xdo("mousemove", *p.at(0, 0), "sleep", "0.03", "click", "1")
+    state = p.wait(lambda st: st["sign_open"], "the dialog")
+    assert state["sign_shown"] is True and state["solved"] is True and state["events"] == 1
+    # Due 300-700 ms after solving (by the page's clock; a timer may run a little late).
+    assert 300 <= state["sign_ms"] - state["solved_ms"] < 900
+    box = state["dialog"]["box"]
+    # The layer darkens the whole page, board included.
+    time.sleep(0.3)  # the report goes out before the browser has painted the layer
+    shot = p.grab()
+    x, y = (int(v) for v in p.at(2, 2))
+    assert shot[y, x].sum() < board[y, x].sum() * 0.7
+    assert shot[5, 5].sum() < board[5, 5].sum() * 0.7 or board[5, 5].sum() < 60
+    # Clicks on the board reach only the layer.
+    p.xdo("mousemove", *p.at(2, 2), "sleep", "0.05", "click", str(LEFT), "sleep", "0.05",
+          "click", str(RIGHT), "sleep", "0.5")
+    state = p.state()
+    assert state["events"] == 1 and state["grid"][2][2] == UNKNOWN and state["sign_open"]
+    # The title bar drags the box about.
+    title = state["dialog"]["title"]
+    grip = p.point(title["x"] + 20, title["y"] + title["h"] // 2)
+    to = p.point(title["x"] + 20 - 150, title["y"] + title["h"] // 2 + 90)
+    p.xdo("mousemove", *grip, "sleep", "0.05", "mousedown", "1", "sleep", "0.05",
+          "mousemove", *to, "sleep", "0.05", "mouseup", "1")
+    state = p.wait(lambda st: st["dialog"] and st["dialog"]["box"]["x"] != box["x"], "a move")
+    moved = state["dialog"]["box"]
+    assert (moved["x"] - box["x"], moved["y"] - box["y"]) == (-150, 90)
+    # OK closes it, and the board takes clicks again.
+    ok = state["dialog"]["ok"]
+    p.xdo("mousemove", *p.point(ok["x"] + ok["w"] // 2, ok["y"] + ok["h"] // 2), "sleep",
+          "0.05", "click", "1")
+    state = p.wait(lambda st: not st["sign_open"], "the dialog closed")
+    assert state["dialog"] is None and state["sign_shown"] is True
+    state = p.click(2, 2)
+    assert state["grid"][2][2] == FILLED and state["solved"] is False
+
+
+@_live
+def test_sign_alert_reports_before_the_alert_blocks_the_page(page):
+    p = page(puzzle=one_cell_puzzle(), session="rules-alert", sign="alert")
+    p.click(0, 0)
+    state = p.wait(lambda st: st["sign_open"], "the alert")
+    assert state["solved"] is True and state["sign_shown"] is True
+    assert state["sign_ms"] - state["solved_ms"] >= 200
+    time.sleep(0.5)
+    # The browser's own alert is modal: the board takes no clicks while it is up.
+    p.xdo("mousemove", *p.at(2, 2), "sleep", "0.05", "click", str(LEFT), "sleep", "0.5")
+    assert p.state()["events"] == 1
+    p.xdo("key", "Return")
+    state = p.wait(lambda st: not st["sign_open"], "the alert closed")
+    assert state["solved"] is True and state["grid"][2][2] == UNKNOWN
+    state = p.click(2, 2)
+    assert state["grid"][2][2] == FILLED and state["events"] == 2
