@@ -82,6 +82,56 @@ def test_random_rules_are_valid_and_cover_every_choice():
     assert random_rules(random.Random(3)) == random_rules(random.Random(3))
 
 
+def test_parse_rules_reads_a_command_lines_rule_set():
+    assert nonogram.parse_rules("buttons=cycle, drag=enter,") == {
+        **DEFAULT_RULES, "buttons": "cycle", "drag": "enter"}
+    assert nonogram.parse_rules("") == DEFAULT_RULES
+    for text, message in [("buttons", "rule 'buttons' is not KEY=VALUE"),
+                          ("hover=cell", "unknown rule 'hover'; rules: fill, mark, highlight, "
+                           "buttons, drag, rule, sign"),
+                          ("mark=none,rule=marks", "rule=marks needs marks")]:
+        with pytest.raises(UserError) as err:
+            nonogram.parse_rules(text)
+        assert str(err.value).startswith(message)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--rules", "drag=paint"], "drag='paint'; choices: line, enter, ends, none"),
+    (["--rules", "sign"], "rule 'sign' is not KEY=VALUE"),
+    (["--game", "fifteen", "--rules", "sign=dim"], "--rules is an option of the nonogram page"),
+])
+def test_serve_bad_rules_are_one_line_errors(args, message, capsys):
+    from autoplayer.cli import main
+
+    assert main(["serve", *args]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], lines
+
+
+def test_serve_hands_its_rules_to_the_page():
+    import json
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "autoplayer", "serve", "--size", "5x5", "--rules",
+         "fill=image,buttons=lock,sign=dialog"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = (proc.stdout.readline() if proc.stdout else "").strip()
+        assert "buttons=lock" in url
+        with urllib.request.urlopen(url, timeout=10) as reply:
+            html = reply.read().decode()
+        text = html.split('<script id="config" type="application/json">', 1)[1]
+        config = json.loads(text.split("</script>", 1)[0])
+        assert config["rules"] == {**DEFAULT_RULES, "fill": "image", "buttons": "lock",
+                                   "sign": "dialog"}
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
 # --- how cells are drawn (headless shots) -----------------------------------------------
 
 def rgb(hex_colour: str) -> np.ndarray:
@@ -308,6 +358,20 @@ def row(state: dict, r: int) -> list[int]:
 
 
 ROW = [(2, c) for c in range(1, 7)]  # six neighbours along row 2
+
+
+@_live
+def test_random_rule_sets_load_and_take_a_fill(page):
+    """Whatever the rules, the page loads them and a left press on a blank cell fills it
+    (every button scheme agrees on that), counted as one press and one change."""
+    rng = random.Random(11)
+    for i in range(3):
+        rules = random_rules(rng)
+        p = page(size=(6, 6), seed=i, session=f"rules-random-{i}", **rules)
+        assert p.layout["width"] == 6, rules
+        state = p.click(3, 3)
+        assert state["grid"][3][3] == FILLED, rules
+        assert (state["events"], state["changes"], state["solved"]) == (1, 1, False), rules
 
 
 @_live

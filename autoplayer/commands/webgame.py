@@ -46,6 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--scheme", choices=("type", "count"),
                        help="ripple input: type (click, then type the digit) or count "
                        "(click the selected cell to count up, right-click down); default type")
+    serve.add_argument("--rules", metavar="KEY=VALUE,...",
+                       help="nonogram rule set: fill, mark, highlight, buttons, drag, rule, "
+                       "sign (README: rule sets), e.g. buttons=cycle,drag=enter,sign=dialog")
     serve.add_argument("--port", type=int, default=0, help="port (default: a free one)")
     serve.add_argument("--open", action="store_true",
                        help="also open the page in a Chromium app window on $DISPLAY")
@@ -62,6 +65,8 @@ def run_serve(args: argparse.Namespace) -> int:
         raise UserError(f"port {args.port} is outside 0..65535")
     if args.game != "ripple" and (args.look is not None or args.scheme):
         raise UserError("--look and --scheme are options of the ripple page")
+    if args.game != "nonogram" and args.rules:
+        raise UserError("--rules is an option of the nonogram page")
     if args.game == "fifteen":
         from autoplayer.webgame.fifteen import board_size
 
@@ -81,6 +86,10 @@ def run_serve(args: argparse.Namespace) -> int:
     else:
         size = None if args.puzzle else parse_size(args.size or "10x10")
         look = {"skin": args.skin or "pixel", "theme": args.theme or "light", "cell": args.cell}
+        if args.rules:
+            from autoplayer.webgame.nonogram import parse_rules
+
+            look.update(parse_rules(args.rules))
     try:
         server = GameServer(port=args.port)
     except OSError as err:

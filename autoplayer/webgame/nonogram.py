@@ -196,6 +196,20 @@ def rule_options(query: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
+def parse_rules(text: str) -> dict[str, str]:
+    """`KEY=VALUE,...` (a command line's rule set) -> every rule-set option, checked as a
+    URL's are; UserError for a malformed pair or an unknown key."""
+    given: dict[str, str] = {}
+    for pair in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise UserError(f"rule {pair!r} is not KEY=VALUE")
+        if key not in RULE_CHOICES:
+            raise UserError(f"unknown rule {key!r}; rules: {', '.join(RULE_CHOICES)}")
+        given[key] = value
+    return rule_options(given)
+
+
 def load(path: str | Path) -> Any:
     """A puzzle file in any format the engine reads (or a Pattern game ID)."""
     from autoplayer.games.nonogram.formats import load_puzzle

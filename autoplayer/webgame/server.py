@@ -8,7 +8,7 @@ and keeps the latest board state and layout each page POSTs, per session id:
     GET  /<game>?...              a game page (`nonogram`: size=WxH&seed=N or puzzle=ID,
                                   skin=, theme=, cell=, session=)
     GET  /static/<path>           CSS/JS under autoplayer/webgame/static
-    GET  /api/state?session=S     the page's latest report: grid, solved, events (404: none)
+    GET  /api/state?session=S     the page's latest report: grid, solved, events, ... (404: none)
     POST /api/state               the page reports (JSON with `session` and `seq`)
     GET  /api/layout?session=S    the page's own layout in page pixels (test ground truth)
     POST /api/layout
@@ -174,7 +174,8 @@ class GameServer:
         `puzzle` is a puzzle object or a file name (nonogram: anything
         `load_puzzle` reads); otherwise `size=(w, h)` and `seed` choose a random one.
         Other keywords become query parameters: nonogram takes `grid=` (an array of
-        -1/0/1, a started game) and `hover=(row, col)`.
+        -1/0/1, a started game), `hover=(row, col)`, the layout and appearance options and
+        a rule set (`nonogram.RULE_CHOICES`: fill=, mark=, buttons=, drag=, ...).
         """
         params: dict[str, str] = {}
         if puzzle is not None:
@@ -225,7 +226,8 @@ class GameServer:
         return session, made
 
     def state(self, session: str) -> dict[str, Any] | None:
-        """The page's latest report for the session (grid, solved, events), None before any."""
+        """The page's latest report for the session (grid, solved, events, ...), None before
+        any."""
         with self._lock:
             s = self._sessions.get(session)
             return None if s is None or s.state is None else dict(s.state)
