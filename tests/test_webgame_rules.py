@@ -246,6 +246,19 @@ def test_a_solved_board_is_dimmed_only_by_sign_dim(game_server, sign):
         assert np.abs(centre - white).sum() <= 6
 
 
+@needs_chromium
+@pytest.mark.parametrize("sign", ["dialog", "alert"])
+def test_a_page_opened_solved_raises_no_dialog_or_alert(game_server, sign):
+    """Signs answer play: a shot of a solved board (grid=) must not hang on an alert."""
+    puzzle = puzzle_from_grid(np.eye(3, dtype=np.int8), title="Diagonal")
+    solved_grid = np.where(np.eye(3) == 1, FILLED, UNKNOWN).astype(np.int8)
+    shoot(game_server, f"opened-{sign}", puzzle=puzzle, grid=solved_grid, sign=sign)
+    time.sleep(1.0)  # past any dialog's due time
+    state = game_server.state(f"opened-{sign}")
+    assert state is not None and state["solved"] is True
+    assert (state["sign_shown"], state["sign_open"], state["dialog"]) == (False, False, None)
+
+
 # --- input: real presses in a live window ---------------------------------------------
 
 @dataclass

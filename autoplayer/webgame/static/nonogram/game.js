@@ -669,6 +669,7 @@
   let signShown = false, signOpen = false;
   // When (ms since the page loaded) the game last became solved, and its sign last showed.
   let solvedMs = null, signMs = null;
+  let playing = false; // false while the page draws the board it opened with
   let dialog = null; // the sign=dialog layer while it is up
   const shownGrid = grid.map((row) => row.slice()); // the grid as last counted
 
@@ -829,7 +830,9 @@
     if (solved && !was && (R.sign === "none" || R.sign === "dim")) signShown = signAt();
     draw();
     const sent = reportState();
-    if (solved && !was) showSign(sent);
+    // A dialog or alert answers play: a page opened on a solved board (grid=) raises none,
+    // so a headless shot of it cannot hang on an alert.
+    if (solved && !was && playing) showSign(sent);
   }
 
   // drag=line: the first cell's new state along the row or column (whichever the pointer
@@ -1005,5 +1008,6 @@
   window.addEventListener("scroll", reportLayout);
 
   changed();
+  playing = true;
   reportLayout().then(() => { window.nonogramReady = true; });
 })();
