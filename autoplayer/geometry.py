@@ -84,16 +84,34 @@ class Key:
     name: str
 
 
-Gesture = Click | Drag | Key
+@dataclass(frozen=True)
+class Move:
+    """The pointer moved with no button down: parking it off the board so that hover
+    tints do not colour the cells a capture reads. It may leave the board (never the
+    window); it presses nothing."""
+
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class Dismiss:
+    """Esc sent to close a menu the bot's own press opened (Esc is otherwise the user's
+    abort key, so the driver lets this one through)."""
+
+
+Gesture = Click | Drag | Key | Move | Dismiss
 
 
 def points(gesture: Gesture) -> list[tuple[int, int]]:
-    """Every pointer position a gesture visits (none for a key)."""
+    """Every pointer position a gesture visits with a button down or pressing (none for a
+    key or a Move)."""
     if isinstance(gesture, Click):
         return [(gesture.x, gesture.y)]
     if isinstance(gesture, Drag):
         return [(gesture.x0, gesture.y0), *gesture.waypoints()]
     return []
+
 
 
 def to_screen(gesture: Gesture, origin: tuple[int, int], scale: float = 1.0) -> Gesture:
@@ -111,4 +129,6 @@ def to_screen(gesture: Gesture, origin: tuple[int, int], scale: float = 1.0) -> 
     if isinstance(gesture, Drag):
         return Drag(tx(gesture.x0), ty(gesture.y0), tx(gesture.x1), ty(gesture.y1),
                     gesture.button, gesture.steps)
+    if isinstance(gesture, Move):
+        return Move(tx(gesture.x), ty(gesture.y))
     return gesture

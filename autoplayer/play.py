@@ -18,11 +18,11 @@ from typing import Any
 
 from autoplayer.errors import Aborted, UserError
 from autoplayer.games.base import Check, Game
-from autoplayer.geometry import Rect, to_screen
+from autoplayer.geometry import Move, Rect, to_screen
 from autoplayer.screen.input import InputDriver, Pace
 from autoplayer.screen.source import FrameSource
 
-STAGES = ("capture", "read", "solve", "plan", "input", "verify")
+STAGES = ("capture", "read", "solve", "learn", "plan", "input", "verify")
 
 
 class NotSolved(UserError):
@@ -58,6 +58,9 @@ class Report:
     """Units still wrong after each batch (the repairs needed)."""
     first_input_epoch: float | None = None
     """Wall-clock time (time.time()) of the first input, for measuring from outside."""
+    learned: str = ""
+    """What the game learned about its rules before the first batch, or where they came from."""
+    learn_presses: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """The report as plain data (for `play --json`)."""
@@ -75,6 +78,8 @@ class Report:
             "wrong": None if check is None else check.wrong,
             "complete": None if check is None else check.complete,
             "overlay": None if self.overlay is None else str(self.overlay),
+            "sign": None if check is None else check.sign,
+            "learned": self.learned, "learn_presses": self.learn_presses,
         }
 
     def lines(self) -> list[str]:
@@ -93,6 +98,8 @@ class Report:
             if len(self.wrong_after) > 1:
                 out.append(f"{self.unit}s still off the solution: " + ", ".join(
                     f"{n} after batch {i}" for i, n in enumerate(self.wrong_after[:-1], 1)))
+        if self.learned:
+            out.append(f"rules: {self.learned}")
         if self.check is not None and not self.dry_run:
             if self.check.wrong == 0:
                 verdict = f"every {self.unit} verified against the solution"
@@ -101,6 +108,11 @@ class Report:
             shown = {True: "the game shows it complete", False: "the game does not show it "
                      "complete", None: "the game shows no completion sign"}[self.check.complete]
             out.append(f"verified: {verdict}; {shown}")
+            if self.check.wrong == 0 and self.check.sign is not None:
+                hidden = f" ({'; '.join(self.check.details)})" if self.check.details else ""
+                out.append(f"solved; the game shows {self.check.sign}{hidden}")
+            elif self.check.wrong == 0 and self.check.complete is None:
+                out.append("board verified; the game gave no sign")
         if self.overlay is not None:
             out.append(f"overlay: {self.overlay}")
         times = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in self.stages.items())
@@ -239,11 +251,34 @@ def _play(game: Game[Any, Any, Any], source: FrameSource, report: Report, starte
     report.check = first
 
     assert early is not None
+    hands = _Hands(early, source, game, report, started)
+    learn = getattr(game, "learn", None)
+    if learn is not None:
+        hands.frame, hands.reading = frame, reading
+        with _stage(report, "learn"):
+            frame, reading, report.learned = learn(reading, solution, hands)
+        report.learn_presses = getattr(game, "presses", 0)
+        report.check = game.check(reading, solution)
+
+    def batch(moves: Any) -> None:
+        nonlocal frame, reading
+        with _stage(report, "plan"):
+            gestures = game.gestures(reading, moves)
+        hands.frame, hands.reading = frame, reading
+        with _stage(report, "input"):
+            hands.act(gestures)
+        report.batches += 1
+        report.units_changed += game.units(moves)
+        frame, reading = _verify(game, source, frame, reading, solution, report,
+                                 fixed=game.fixes(moves))
+        report.wrong_after.append(report.check.wrong)
+        _stop_if_blocked(game, report)
+
     for _ in range(game.max_batches):
         over_budget()
+        _stop_if_blocked(game, report)
         with _stage(report, "plan"):
             moves = game.plan(reading, solution)
-            gestures = game.gestures(reading, moves)
         if not moves:
             break
         if source.moved(frame):
@@ -253,22 +288,22 @@ def _play(game: Game[Any, Any, Any], source: FrameSource, report: Report, starte
             with _stage(report, "read"):
                 reading = game.read(frame, reading)
             continue
-        bounds = frame.rect_to_screen(game.board(reading))
-        on_screen = [to_screen(g, frame.origin, frame.scale) for g in gestures]
-        with _stage(report, "input"):
-            driver = early.get(bounds)
-            if report.first_input is None:
-                report.first_input = time.perf_counter() - started
-                report.first_input_epoch = time.time()
-            driver.perform(on_screen)
-        report.batches += 1
-        report.gestures += len(on_screen)
-        report.units_changed += game.units(moves)
-        frame, reading = _verify(game, source, frame, reading, solution, report,
-                                 fixed=game.fixes(moves))
-        report.wrong_after.append(report.check.wrong)
+        batch(moves)
         if report.check.wrong == 0 and report.check.complete is not False:
             break
+    if report.check.wrong == 0 and report.check.complete is None:
+        # The board is right: the game may show it is solved a moment later, or want more
+        # (every empty cell marked) before it does.
+        frame, reading = _await_sign(game, source, frame, reading, solution, report)
+        finish = getattr(game, "finish", None)
+        if report.check.complete is None and finish is not None:
+            moves = finish(reading, solution)
+            if moves:
+                over_budget()
+                batch(moves)
+                if report.check.wrong == 0 and report.check.complete is None:
+                    frame, reading = _await_sign(game, source, frame, reading, solution,
+                                                 report)
     report.total = time.perf_counter() - started
     check = report.check
     if check is not None and check.wrong:
@@ -277,7 +312,77 @@ def _play(game: Game[Any, Any, Any], source: FrameSource, report: Report, starte
             f"after {report.batches} batches {check.wrong} of {check.total} cells still differ "
             f"from the solution{where}"
         )
+    concluded = getattr(game, "concluded", None)
+    if concluded is not None and check is not None:
+        concluded(check)
     return report
+
+
+def _stop_if_blocked(game: Game[Any, Any, Any], report: Report) -> None:
+    """Stop at once (exit 1) when the game's check says no input may follow, or when a
+    batch left the board no closer to the solution than the one before (a game that
+    undoes what the bot did would otherwise be played back and forth)."""
+    check = report.check
+    if check is None:
+        return
+    if check.blocked is not None:
+        raise NotSolved(f"stopped: {check.blocked}")
+    after = report.wrong_after
+    if getattr(game, "monotone", False) and len(after) >= 2 and after[-1] >= after[-2] > 0:
+        where = f" ({', '.join(check.details)})" if check.details else ""
+        raise NotSolved(
+            f"stopped: batch {len(after)} did not bring the board closer to the solution "
+            f"({after[-2]} {game.unit}s wrong before it, {after[-1]} after){where}")
+
+
+class _Hands:
+    """The loop's input and capture for a game that watches its own presses (`learn`):
+    gestures in frame pixels, bounded by the board, parking moves by the window."""
+
+    def __init__(self, early: _EarlyDriver, source: FrameSource, game: Game[Any, Any, Any],
+                 report: Report, started: float) -> None:
+        self.early, self.source, self.game, self.report = early, source, game, report
+        self.started = started
+        self.frame: Any = None
+        self.reading: Any = None
+
+    def act(self, gestures: Any) -> None:
+        frame, report = self.frame, self.report
+        bounds = frame.rect_to_screen(self.game.board(self.reading))
+        on_screen = [to_screen(g, frame.origin, frame.scale) for g in gestures]
+        driver = self.early.get(bounds)
+        if hasattr(self.source, "allow_cover"):
+            self.source.allow_cover = True  # from now on a window over the game is news
+        driver.reach = frame.rect_to_screen(Rect(0, 0, frame.width, frame.height))
+        if report.first_input is None:
+            report.first_input = time.perf_counter() - self.started
+            report.first_input_epoch = time.time()
+        driver.perform(on_screen)
+        report.gestures += sum(1 for g in on_screen if not isinstance(g, Move))
+
+    def grab(self) -> Any:
+        frame = self.source.grab()
+        self.frame = frame
+        return frame
+
+
+def _await_sign(game: Game[Any, Any, Any], source: FrameSource, frame: Any, reading: Any,
+                solution: Any, report: Report) -> tuple[Any, Any]:
+    """Watch the game for `sign_wait` seconds after the board came right: a dialog, a
+    dim layer or a flash is the game saying solved."""
+    wait = getattr(game, "sign_wait", 0.0)
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        time.sleep(SETTLE_INTERVAL)
+        with _stage(report, "capture"):
+            frame = source.grab()
+        with _stage(report, "verify"):
+            reading = game.read(frame, reading)
+            check = game.check(reading, solution)
+        if check.complete or check.wrong or check.blocked:
+            report.check = check
+            break
+    return frame, reading
 
 
 SETTLE_INTERVAL = 0.05

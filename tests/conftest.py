@@ -51,3 +51,13 @@ def game_server() -> Iterator[GameServer]:
     with GameServer() as server:
         yield server
     close_shared_browser()
+
+
+@pytest.fixture(autouse=True)
+def private_config(tmp_path_factory: pytest.TempPathFactory,
+                   monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test keeps what the bot learns (game profiles) in a config directory of its
+    own: never the user's, never another test's."""
+    home = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    return home

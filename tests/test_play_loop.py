@@ -138,7 +138,7 @@ def test_plays_only_the_wrong_cells_in_screen_coordinates_and_verifies() -> None
     assert report.gestures == 3 and report.units_changed == 3 and report.batches == 1
     assert report.check is not None and report.check.wrong == 0
     assert report.first_input is not None and report.first_input > 0
-    assert set(report.stages) == {"capture", "read", "solve", "plan", "input", "verify"}
+    assert set(report.stages) == {"capture", "read", "solve", "learn", "plan", "input", "verify"}
     assert screen.grabs == 2  # one to read, one to verify
     assert RowGame.max_batches == 3
 

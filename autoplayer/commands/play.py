@@ -54,11 +54,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="which game the window shows (default: the one the window's title "
                       "or class names, else ripple when the picture shows rooms with digits "
                       "in their cells, else nonogram)")
-    play.add_argument("--profile", metavar="NAME",
-                      help="the game's input rules (nonogram: web, pattern; default: from the "
-                      "window class; ripple: type, count; default: found out on the board) "
-                      "or solver (fifteen: optimal, fast; default: optimal where its tables "
-                      "are ready)")
+    play.add_argument("--profile", metavar="FILE|NAME",
+                      help="nonogram: a rules file to use (and to keep what is learned in); "
+                      "default: the one kept for this window's class and title in the user's "
+                      "config directory, learned by experiment the first time. ripple: type, "
+                      "count (default: found out on the board). fifteen: optimal, fast")
+    play.add_argument("--relearn", action="store_true",
+                      help="nonogram: forget the rules kept for this game and learn them again")
     play.add_argument("--dry-run", action="store_true",
                       help="read and solve only; send no input at all")
     play.add_argument("--overlay", metavar="OUT.png", type=Path,
@@ -156,7 +158,13 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         undecided = args.game is None and window_names(window) is None
         chosen = game_for(args.game, window, source.grab().pixels if undecided else None)
-        game = load_game(chosen, templates=args.templates, profile=args.profile, window=window)
+        extra = {}
+        if args.relearn:
+            if chosen != "nonogram":
+                raise UserError(f"--relearn is for nonogram games; {chosen} keeps no rules")
+            extra["relearn"] = True
+        game = load_game(chosen, templates=args.templates, profile=args.profile,
+                         window=window, **extra)
         pace = game.pace.slower(args.pace) if args.pace is not None else None
         report = play(game, source, dry_run=args.dry_run, overlay=args.overlay,
                       time_budget=args.time_budget, pace=pace, started=started)
@@ -273,7 +281,8 @@ def demo(*, size: int, seed: int, skin: str | None, out: Path | None, force_xvfb
         from autoplayer.screen.capture import Screen
         from autoplayer.screen.source import WindowSource
 
-        game_page = stack.enter_context(bundled_game(display, size=size, seed=seed, skin=skin))
+        game_page = stack.enter_context(bundled_game(display, size=size, seed=seed, skin=skin,
+                                                     sign="dialog"))
         source = WindowSource(Screen(), window_id=game_page.window)
         stack.callback(source.close)
         before = wait_until_still(source)
@@ -282,7 +291,7 @@ def demo(*, size: int, seed: int, skin: str | None, out: Path | None, force_xvfb
               file=stream)
         if headless and out is not None:
             save_png(str(out / "before.png"), before.pixels)
-        report = play(make_game(profile="web"), source, time_budget=300.0,
+        report = play(make_game(window=source.window), source, time_budget=300.0,
                       started=time.perf_counter())
         for line in report.lines():
             print(line, file=stream)

@@ -25,6 +25,15 @@ screenshot; only capture, input, files and the CLI touch the world:
 - `outline` (optional): reading + solution -> every gesture the whole game
   would take and what that count assumes, for a dry run of a game that
   learns its input by trying (its `plan` starts with an experiment).
+
+Optional, for games that learn by watching their own presses (nonograms):
+- `learn(reading, solution, hands)` -> (frame, reading, note): called once
+  before the first batch with `hands` (act on gestures, grab frames);
+- `sign_wait`: seconds to watch for the game's own completion sign once the
+  board is right; `finish(reading, solution)` -> moves the game's rule for
+  done may still want (marks), played when no sign came;
+- `monotone`: every batch must leave fewer units wrong, or the loop stops;
+- `concluded(check)`: told how the game ended, to remember it.
 """
 
 from __future__ import annotations
@@ -66,6 +75,11 @@ class Check:
     """The game's own sign of completion, where it shows one; None when it shows none."""
     details: tuple[str, ...] = field(default=())
     """A few of the wrong units, for the report."""
+    sign: str | None = None
+    """The game's completion sign as seen ('a dialog over the board'), with complete=True."""
+    blocked: str | None = None
+    """Why the bot must send no more input (something covers the board, a cell shows a
+    look no press explains); the loop stops with exit 1 and this as the reason."""
 
 
 class Game(Protocol[ReadingT, SolutionT, MoveT]):

@@ -26,7 +26,7 @@ from types import TracebackType
 from typing import Any
 
 from autoplayer.errors import Aborted, InputError, UserError
-from autoplayer.geometry import Button, Click, Drag, Gesture, Key, Rect, points
+from autoplayer.geometry import Button, Click, Dismiss, Drag, Gesture, Key, Move, Rect, points
 
 ABORT_KEY = "esc"
 
@@ -77,6 +77,9 @@ class InputDriver:
         *, listen: bool = True,
     ) -> None:
         self.bounds = bounds
+        self.reach: Rect | None = None
+        """Where a bare pointer move (parking) may go: the captured window; None: nowhere."""
+        self._own_esc_until = 0.0
         self.pace = pace
         self.deadline = deadline
         self.listen = listen
@@ -193,6 +196,8 @@ class InputDriver:
 
     def _on_key(self, key: Any, injected: bool = False) -> None:
         if key == self._pynput.keyboard.Key.esc:
+            if time.monotonic() < self._own_esc_until:
+                return  # the bot's own Dismiss (the listener may run a little behind)
             self.abort("Esc pressed")
 
     def _check(self) -> None:
@@ -254,6 +259,10 @@ class InputDriver:
                 self._click(g)
             elif isinstance(g, Drag):
                 self._drag(g)
+            elif isinstance(g, Move):
+                self._park(g)
+            elif isinstance(g, Dismiss):
+                self._dismiss()
             else:
                 self._key(g)
             self.gestures += 1
@@ -287,6 +296,20 @@ class InputDriver:
             # Never leave a button down, even when aborting mid-drag.
             self._mouse.release(button)
             self.events += 1
+
+    def _park(self, g: Move) -> None:
+        if self.reach is None or not self.reach.contains(g.x, g.y):
+            raise InputError(f"refusing to move the pointer to ({g.x}, {g.y}): outside the "
+                             "window being played")
+        self._move(g.x, g.y)
+
+    def _dismiss(self) -> None:
+        self._check()
+        esc = self._pynput.keyboard.Key.esc
+        self._own_esc_until = time.monotonic() + 1.0
+        self._keyboard.press(esc)
+        self._keyboard.release(esc)
+        self.events += 2
 
     def _key(self, g: Key) -> None:
         self._check()

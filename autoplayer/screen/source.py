@@ -52,16 +52,24 @@ class WindowSource:
 
         self.screen = screen
         self.disp = open_display(display)
+        self.allow_cover = False
+        """Once the bot has pressed something, a window over the game (a menu its press
+        opened, the game's own dialog) is something to see, not a reason to refuse."""
+        self.covered_by: str | None = None
         if window_id is not None:
             self.window = locate(self.disp, window_id)
         else:
             self.window = find_window(self.disp, title, exact=exact, wm_class=wm_class)
 
     def grab(self) -> Frame:
-        from autoplayer.screen.window import check_visible, locate
+        from autoplayer.screen.window import check_visible, covering, locate
 
         self.window = locate(self.disp, self.window.id)
-        check_visible(self.disp, self.window)
+        if self.allow_cover and self.window.viewable:
+            over = covering(self.disp, self.window)
+            self.covered_by = over[0].describe() if over else None
+        else:
+            check_visible(self.disp, self.window)
         return self.screen.grab_window(self.window)
 
     def moved(self, frame: Frame) -> bool:

@@ -1,15 +1,22 @@
-"""The nonogram back-end for the play loop: reader, solver and planner behind `Game`.
+"""The nonogram back-end for the play loop: reader, solver, planner, and what it learns.
 
-What is particular to one nonogram game (which button does what, whether
-empty cells must be marked, how it takes drags, how fast) is a `Profile` plus
-a `Pace`; everything else is the same for the bundled browser game and for
-Simon Tatham's Pattern.
+Nothing about a game's look or its input is a constant here. The clues and
+the grid are read by the shared reader; how cells look (`looks`), what each
+button and drag does (`rules`), and how the game shows it is solved are found
+out on the board by watching the bot's own presses (`learning`), and kept per
+game in a small file (`rules.profile_path`) so a game seen before costs no
+experiment. Every verifying capture is read through the learned looks: a cell
+that shows a look no press made stops the bot, and cells it did not press
+changing under it are the game's completion sign (a dialog, a dim layer, a
+flash), or, before the board is right, a reason to stop sending input.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -17,45 +24,46 @@ import numpy as np
 from autoplayer.errors import InputError, UserError
 from autoplayer.games.base import Check, Solved
 from autoplayer.games.nonogram import planner
+from autoplayer.games.nonogram.looks import (
+    UNEXPLAINED,
+    Looks,
+    distance,
+    look_distance,
+    reference_looks,
+    samples,
+)
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Puzzle, clue_text, validate
-from autoplayer.games.nonogram.planner import TATHAM_PATTERN, Profile, Stroke
-from autoplayer.geometry import Button, Gesture, Rect
+from autoplayer.games.nonogram.planner import Stroke
+from autoplayer.games.nonogram.rules import (
+    DEFAULT_MOTION,
+    STATES,
+    Rules,
+    load_rules,
+    profile_path,
+    save_rules,
+    window_key,
+)
+from autoplayer.geometry import Button, Gesture, Move, Rect
 from autoplayer.screen.input import Pace
 
 if TYPE_CHECKING:
+    from autoplayer.games.nonogram.learning import Board, Hands
     from autoplayer.screen.capture import Frame
     from autoplayer.screen.window import WindowInfo
 
 SOLVE_TIMEOUT = 20.0
+SIGN_WAIT = 1.5
+"""Seconds to watch for the game's completion sign once the board is right."""
+WINDOW_CHANGE = 0.015
+"""Share of the window around the board that must change to count as a sign (a dialog, an
+alert); status text and a ticking clock change far less."""
 
-# The bundled browser game (webgame/static/nonogram/game.js): left sets FILLED
-# and right sets EMPTY, except on a cell already in that state, which they
-# clear; a drag paints the run from the pressed cell to the pointer with what
-# the press did to the first cell.
-WEB = Profile(
-    name="web",
-    press={
-        (UNKNOWN, Button.LEFT): FILLED, (FILLED, Button.LEFT): UNKNOWN,
-        (EMPTY, Button.LEFT): FILLED,
-        (UNKNOWN, Button.RIGHT): EMPTY, (EMPTY, Button.RIGHT): UNKNOWN,
-        (FILLED, Button.RIGHT): EMPTY,
-    },
-    drags=True,
-    drag_each_cell=False,
-    mark_empty=False,
-)
-
-PROFILES: dict[str, tuple[Profile, Pace]] = {
-    # Without 10 ms around a drag's motion, Chromium under load applied some drags wrongly
-    # (bench nonogram-play: 2 of 5 20x20 runs needed repairs; with it, none).
-    "web": (WEB, Pace(gesture=0.0, motion=0.01, click=0.0)),
-    # Pattern ends a drag at the last motion GTK reported, and GTK (motion hints)
-    # loses a motion that follows the previous one too closely: measured on 20x20
-    # boards on a loaded machine (bench/bench_pattern.py), 10 ms between a drag's two
-    # motions lost cells, 15 ms now and then, 20 ms none, with the release at once.
-    # A lost motion is repaired after the verifying capture.
-    "pattern": (TATHAM_PATTERN, Pace(gesture=0.0, motion=0.020, click=0.0, release=0.0)),
-}
+ASSUMED = Rules(
+    press={(UNKNOWN, Button.LEFT): FILLED, (FILLED, Button.LEFT): UNKNOWN,
+           (UNKNOWN, Button.RIGHT): EMPTY, (EMPTY, Button.RIGHT): UNKNOWN},
+    drag="line")
+"""What a dry run counts gestures for when no profile says otherwise (it sends nothing,
+so it learns nothing): the commonest rules, said so in its report."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,7 +72,7 @@ class Reading:
 
     puzzle: Puzzle
     shown: np.ndarray
-    """H×W: what every cell shows (UNKNOWN, EMPTY or FILLED)."""
+    """H×W: what every cell shows (UNKNOWN, EMPTY, FILLED, or looks.UNEXPLAINED)."""
     xs: tuple[float, ...]
     """Column centres."""
     ys: tuple[float, ...]
@@ -73,15 +81,32 @@ class Reading:
     """The cells' rectangle; input never leaves it."""
     raw: Any = field(default=None, repr=False)
     """The reader's own result (geometry, confidences), for re-reading and overlays."""
-    unknown_level: float | None = None
-    """Median luminance of the cells first read as UNKNOWN: an undecided cell's look."""
     layout: Any = field(default=None, repr=False)
-    """The clue layout as first seen (ink dark or light): games recolour clues as you play
-    (Pattern greys them, the bundled game dims them when solved), so it is not re-derived."""
+    """The clue layout as first seen (ink dark or light)."""
+    samples: np.ndarray | None = field(default=None, repr=False)
+    """H×W×F: every cell's look (`looks.samples`), once the bot reads by learned looks."""
+    pixels: np.ndarray | None = field(default=None, repr=False)
+    """The frame it was read from (to see what changed around the board)."""
+
+
+@dataclass
+class Batch:
+    """What the last batch of input was meant to do, to judge what the next capture shows."""
+
+    touched: np.ndarray
+    """H×W bool: cells the batch pressed (a drag presses every cell of its run)."""
+    expected: dict[tuple[int, int], int]
+    """The state each pressed cell should end in."""
+    gesture: dict[tuple[int, int], str]
+    """How each pressed cell was pressed, for the report ('a left drag from ...')."""
+    before: np.ndarray
+    """H×W×F: every cell's look before the batch."""
+    pixels: np.ndarray | None
+    """The frame before the batch."""
 
 
 class NonogramGame:
-    """`autoplayer.games.base.Game` for nonograms; the profile says how the game takes input."""
+    """`autoplayer.games.base.Game` for nonograms, learning the game's rules as it plays."""
 
     name = "nonogram"
     max_batches = 4
@@ -91,12 +116,26 @@ class NonogramGame:
     `clipped`) rather than refused; the game's `solve` must then honour the tails."""
     min_digit_height = 0.0
     """Clue digits shorter than this (px) are refused rather than read."""
+    sign_wait = SIGN_WAIT
+    monotone = True
+    """Every batch must leave fewer cells wrong than the one before, or the bot stops."""
 
-    def __init__(self, profile: Profile = WEB, pace: Pace | None = None,
-                 templates: str | None = None) -> None:
-        self.profile = profile
-        self.pace = pace if pace is not None else PROFILES.get(profile.name, (profile, Pace()))[1]
+    def __init__(self, templates: str | None = None, *, rules: Rules | None = None,
+                 profile: Path | None = None, window: dict[str, Any] | None = None) -> None:
+        """`rules` known from a profile (None: learn them first); `profile` is where
+        they are kept (None: nowhere), `window` the key written into it."""
         self.templates = templates
+        self.rules = rules
+        self.profile = profile
+        self.window = window
+        self.pace = Pace(motion=rules.motion if rules is not None else DEFAULT_MOTION)
+        self.looks: Looks | None = None
+        self.learning: list[str] = []
+        """What learning did, for the report."""
+        self.presses = 0
+        """Presses the experiment took (0 on a game whose profile was loaded)."""
+        self._batch: Batch | None = None
+        self._finishing = False
         self._loaded: Any = None
 
     # -- reading ----------------------------------------------------------
@@ -109,17 +148,39 @@ class NonogramGame:
                                    fallbacks=self._fallbacks(), clipped=self.reads_clipped,
                                    margin=True, min_digit_height=self.min_digit_height,
                                    source="window")
-            first = reader_reading(result)
-            levels = cell_levels(frame.pixels, first.raw.cells)
-            unknown = levels[first.shown == UNKNOWN]
-            level = float(np.median(unknown)) if unknown.size else None
-            return replace(first, unknown_level=level, layout=result.layout)
+            return replace(reader_reading(result), layout=result.layout, pixels=frame.pixels)
         raw = previous.raw
-        state = read_cells(frame.pixels, raw.grid, previous.layout)
-        if previous.unknown_level is not None:
-            state = settle_unknowns(state, cell_levels(frame.pixels, raw.cells),
-                                    previous.unknown_level)
-        return replace(previous, shown=state, raw=replace(raw, state=state))
+        if self.looks is None:
+            state = read_cells(frame.pixels, raw.grid, previous.layout)
+            return replace(previous, shown=state, raw=replace(raw, state=state),
+                           pixels=frame.pixels)
+        now = samples(frame.pixels, raw.grid)
+        self._adopt_looks(now)
+        state, _ = self.looks.classify(now)
+        return replace(previous, shown=state, raw=replace(raw, state=state), samples=now,
+                       pixels=frame.pixels)
+
+    def _adopt_looks(self, now: np.ndarray) -> None:
+        """With rules from a profile, the first batch teaches this board's looks: the cells
+        it filled (marked) all show one new look."""
+        batch, looks = self._batch, self.looks
+        if batch is None or looks is None:
+            return
+        for state in (FILLED, EMPTY):
+            cells = [cell for cell, want in batch.expected.items() if want == state]
+            if looks.knows(state) or not cells:
+                continue
+            picked = np.array([now[cell] for cell in cells])
+            moved = distance(picked, np.array([batch.before[cell] for cell in cells]))
+            drawn = picked[moved > looks.tolerance_for(UNKNOWN)]
+            if len(drawn) * 2 < len(cells):
+                continue  # not drawn yet (or not at all: check() will say)
+            # The drawn cell nearest their median: a real look, not a blend of crosses
+            # drawn a pixel apart.
+            look = drawn[int(np.argmin(distance(drawn, np.median(drawn, axis=0))))]
+            if (look_distance(drawn, look) <= max(looks.tolerance * 2, 8.0)).mean() >= 0.5:
+                looks = looks.with_look(state, look)
+        self.looks = looks
 
     def _templates(self) -> Any:
         from autoplayer.vision.templates import NO_TEMPLATES, load_templates
@@ -174,12 +235,109 @@ class NonogramGame:
             notes.append("the clues allow several solutions; playing one of them")
         return Solved(result.solutions[0], "; ".join(notes))
 
+    # -- learning ---------------------------------------------------------
+    def learn(self, reading: Reading, solution: np.ndarray, hands: Hands
+              ) -> tuple[Frame, Reading, str]:
+        """Park the pointer, take the board's blank looks, and (with no profile) run the
+        experiment. Returns the fresh frame, its reading, and a line for the report."""
+        from autoplayer.games.nonogram import learning
+
+        board = self.board_for(reading)
+        started = time.monotonic()
+        first = learning.watch(hands, board, samples(reading.pixels, reading.raw.grid), [])
+        if self.rules is None:
+            exp = learning.learn(hands, board, solution, first.frame)
+            self.rules, self.looks, self.presses = exp.rules, exp.looks, exp.presses
+            self.learning = exp.log
+            self._save()
+            where = f"; kept in {self.profile}" if self.profile is not None else ""
+            note = (f"learned the game's rules in {exp.presses} presses, "
+                    f"{time.monotonic() - started:.2f} s{where}: {self.rules.describe()}")
+        else:
+            self.looks = reference_looks(first.now, board.park_cell)
+            note = f"rules from {self.profile}: {self.rules.describe()}"
+        frame = hands.grab()
+        return frame, self.read(frame, reading), note
+
+    def board_for(self, reading: Reading) -> Board:
+        """The cells, and a parking route: over a corner cell (a game that keeps the last
+        cell entered lit then always lights the same row and column), then off the board
+        diagonally beyond that corner, inside the picture."""
+        from autoplayer.games.nonogram.learning import Board
+
+        grid = reading.raw.grid
+        h, w = (reading.pixels.shape[:2] if reading.pixels is not None
+                else (reading.grid.bottom + 40, reading.grid.right + 40))
+        b = reading.grid
+        pitch = max(4, round(grid.pitch))
+        last_r, last_c = len(reading.ys) - 1, len(reading.xs) - 1
+        corners = [((last_r, last_c), (b.right + pitch, b.bottom + pitch)),
+                   ((0, last_c), (b.right + pitch, b.y - pitch)),
+                   ((last_r, 0), (b.x - pitch, b.bottom + pitch)),
+                   ((0, 0), (b.x - pitch, b.y - pitch))]
+        (r, c), (x, y) = next(
+            ((cell, (x, y)) for cell, (x, y) in corners if 0 <= x < w and 0 <= y < h),
+            ((0, 0), (max(0, b.x - 2), max(0, b.y - 2))))
+        cell = (r, c)
+        route = (Move(round(reading.xs[c]), round(reading.ys[r])), Move(int(x), int(y)))
+        return Board(grid, reading.xs, reading.ys, route, cell)
+
+    def _save(self) -> None:
+        if self.profile is not None and self.rules is not None:
+            try:
+                save_rules(self.profile, self.rules, self.window)
+            except OSError as err:
+                self.learning.append(f"could not keep the rules in {self.profile}: "
+                                     f"{err.strerror}")
+
+    def concluded(self, check: Check) -> None:
+        """What the game needed before it said solved, kept for next time."""
+        if self.rules is None or check.wrong:
+            return
+        done = ("marks" if self._finishing else "sign") if check.complete else "none"
+        if done != self.rules.done:
+            self.rules = replace(self.rules, done=done)
+            self._save()
+
     # -- acting -----------------------------------------------------------
+    def _profile(self) -> planner.Profile:
+        rules = self.rules or ASSUMED
+        marking = rules.has_mark() and (self._finishing or rules.done in ("marks", "none"))
+        return rules.profile(mark_empty=marking)
+
     def plan(self, reading: Reading, solution: np.ndarray) -> list[Stroke]:
-        return planner.plan(reading.shown, solution, self.profile)
+        from autoplayer.games.nonogram.learning import Unexplained
+
+        shown = reading.shown.copy()
+        profile = self._profile()
+        odd = shown == UNEXPLAINED
+        # Cells whose look no press has explained yet (a started game under a profile's
+        # rules, before the first batch shows this board's looks) are left alone.
+        shown[odd] = np.where(solution[odd] == FILLED, FILLED,
+                              EMPTY if profile.mark_empty else UNKNOWN)
+        try:
+            return planner.plan(shown, solution, profile)
+        except ValueError:
+            seen = (self.rules or ASSUMED).describe()
+            raise Unexplained("the presses seen so far cannot put some cells right (no "
+                              f"button was seen to do it; seen: {seen})") from None
+
+    def finish(self, reading: Reading, solution: np.ndarray) -> list[Stroke]:
+        """The board is right and the game gave no sign: mark the empty cells (where the
+        game has a mark), as games that want every cell decided require."""
+        rules = self.rules
+        if self._finishing or rules is None or not rules.has_mark():
+            return []
+        self._finishing = True
+        return self.plan(reading, solution)
 
     def gestures(self, reading: Reading, moves: Sequence[Stroke]) -> list[Gesture]:
-        return planner.gestures(moves, reading.xs, reading.ys, self.profile)
+        profile = self._profile()
+        out = planner.gestures(moves, reading.xs, reading.ys, profile)
+        if self.looks is not None and reading.samples is not None:
+            out += list(self.board_for(reading).park)
+            self._batch = batch_record(reading, moves, profile)
+        return out
 
     def units(self, moves: Sequence[Stroke]) -> int:
         return sum(len(m) for m in moves)
@@ -189,12 +347,55 @@ class NonogramGame:
         return len({cell for m in moves for cell in m.cells()})
 
     def check(self, reading: Reading, solution: np.ndarray) -> Check:
-        wrong = [
-            (r, c) for (r, c), have in np.ndenumerate(reading.shown)
-            if int(have) not in planner.wanted(int(solution[r, c]), self.profile)
-        ]
-        details = tuple(f"row {r + 1} column {c + 1}" for r, c in wrong[:5])
-        return Check(len(wrong), int(solution.size), None, details)
+        profile = self._profile()
+        shown = reading.shown
+        wrong = np.array([[int(have) not in planner.wanted(int(solution[r, c]), profile)
+                           for c, have in enumerate(row)] for r, row in enumerate(shown)],
+                         bool).reshape(shown.shape)
+        details = tuple(f"row {r + 1} column {c + 1}" for r, c in np.argwhere(wrong)[:5])
+        total = int(solution.size)
+        batch, looks = self._batch, self.looks
+        if batch is None or looks is None or reading.samples is None:
+            return Check(int(wrong.sum()), total, None, details)
+        odd = shown == UNEXPLAINED
+        moved = distance(reading.samples, batch.before) > looks.tolerance_for(UNKNOWN)
+        others = moved & ~batch.touched
+        around = window_change(batch.pixels, reading.pixels, reading.grid)
+        if others.any() or around >= WINDOW_CHANGE:
+            seen_wrong = wrong & ~odd
+            what = sign_words(float(others.mean()), around)
+            if not seen_wrong.any():
+                hidden = int(odd.sum())
+                note = (f"{hidden} cells hidden under it" if hidden else "")
+                return Check(0, total, True, (note,) if note else (), sign=what)
+            return Check(int(wrong.sum()), total, None, details, blocked=(
+                f"the game shows {what} ({int(others.sum())} cells the bot did not press "
+                f"changed look, {around:.0%} of the window around the board) while "
+                f"{int(seen_wrong.sum())} cells are still wrong; the bot sends no input "
+                "while something covers the board"))
+        if odd.any():
+            cells = [tuple(map(int, rc)) for rc in np.argwhere(odd)]
+            r, c = cells[0]
+            how = batch.gesture.get((r, c))
+            after = f" after {how}" if how else " (a cell the bot did not press)"
+            expected = batch.expected.get((r, c))
+            meant = f", meant to make it {STATES[expected]}" if expected is not None else ""
+            hint = (f"; the rules came from {self.profile}: run again with --relearn if the "
+                    "game changed" if self.presses == 0 and self.profile is not None else "")
+            return Check(int(wrong.sum()), total, None, details, blocked=(
+                f"{len(cells)} cells show a look the bot has not seen its presses make: "
+                f"row {r + 1} column {c + 1}{after}{meant}{hint}"))
+        return Check(int(wrong.sum()), total, None, details)
+
+    def outline(self, reading: Reading, solution: np.ndarray) -> tuple[list[Gesture], str]:
+        """A dry run's count of gestures: by the profile's rules, or by the commonest ones
+        (a real run learns them first, in a few presses)."""
+        gestures = self.gestures(reading, self.plan(reading, solution))
+        if self.rules is not None:
+            return gestures, f"counted by the rules in {self.profile}"
+        return gestures, ("no profile for this game yet: counted assuming left fills, right "
+                          "marks, both toggle, drags paint a line (a real run first learns "
+                          "the game's rules in a few presses)")
 
     def overlay(self, frame: Frame, reading: Reading, solution: np.ndarray | None) -> np.ndarray:
         """The board, every cell and every number read (low-confidence ones marked), and
@@ -206,9 +407,10 @@ class NonogramGame:
         marks = []
         if solution is not None:
             label = {FILLED: "#", EMPTY: "x", UNKNOWN: "-"}
+            profile = self._profile()
             for stroke in self.plan(reading, solution):
                 for r, c in stroke.cells():
-                    after = self.profile.press[(int(reading.shown[r, c]), stroke.button)]
+                    after = profile.press[(int(reading.shown[r, c]), stroke.button)]
                     marks.append((raw.cells[r][c], label[after]))
         # A number cut by the picture's edge has no value: it shows as '?'.
         cut = {(c.kind, c.index) for c in getattr(raw, "clipped", ()) if c.cut}
@@ -220,6 +422,50 @@ class NonogramGame:
                             cell_marks=marks, ignored=ignored)
 
 
+def batch_record(reading: Reading, moves: Sequence[Stroke], profile: planner.Profile) -> Batch:
+    """The cells a batch presses, the state each should end in, and how it is pressed."""
+    touched = np.zeros(reading.shown.shape, bool)
+    state = {(r, c): int(v) for (r, c), v in np.ndenumerate(reading.shown)}
+    expected: dict[tuple[int, int], int] = {}
+    gesture: dict[tuple[int, int], str] = {}
+    for m in moves:
+        kind = "drag" if len(m) > 1 and profile.drags else "click"
+        how = (f"a {m.button.value} {kind} from row {m.r0 + 1} column {m.c0 + 1} to row "
+               f"{m.r1 + 1} column {m.c1 + 1}" if kind == "drag"
+               else f"a {m.button.value} click")
+        for cell in m.cells():
+            touched[cell] = True
+            now = profile.press.get((state[cell], m.button), state[cell])
+            state[cell] = expected[cell] = now
+            gesture[cell] = how
+    assert reading.samples is not None
+    return Batch(touched, expected, gesture, reading.samples.copy(), reading.pixels)
+
+
+def window_change(before: np.ndarray | None, after: np.ndarray | None, board: Rect) -> float:
+    """Share of the picture outside the board's rows and columns (where clues and the
+    board itself redraw as play goes on) that changed: a dialog, an alert, a dim layer."""
+    if before is None or after is None or before.shape != after.shape:
+        return 0.0
+    diff = np.abs(before.astype(np.int16) - after.astype(np.int16)).max(axis=2) > 40
+    keep = np.ones(diff.shape, bool)
+    keep[max(0, board.y):board.bottom, :] = False
+    keep[:, max(0, board.x):board.right] = False
+    return float(diff[keep].mean()) if keep.any() else 0.0
+
+
+def sign_words(cells: float, around: float) -> str:
+    """What the game showed, in words, from the share of unpressed cells and of the
+    window around the board that changed."""
+    if around >= WINDOW_CHANGE and cells >= 0.9:
+        return "a layer over its whole window"
+    if around >= WINDOW_CHANGE and cells > 0:
+        return "a dialog over the board"
+    if around >= WINDOW_CHANGE:
+        return "a dialog"
+    return "a change over the board"
+
+
 def reader_reading(result: Any) -> Reading:
     """The reader's result as the loop's Reading: cell centres and the board to click in."""
     xs = tuple((x0 + x1 - 1) / 2 for x0, x1 in result.grid.xs)
@@ -228,59 +474,19 @@ def reader_reading(result: Any) -> Reading:
                    grid=result.board, raw=result)
 
 
-UNDECIDED_TOLERANCE = 40.0
-"""Luminance steps (0..255) an undecided cell may differ by from how undecided cells looked."""
-
-
-def cell_levels(pixels: np.ndarray, cells: Sequence[Sequence[Rect]]) -> np.ndarray:
-    """Median luminance of the middle of every cell (a quarter in from each side).
-
-    Cells differ by a pixel where thick lines run: one patch of the smallest cell's
-    middle size is taken from each, all at once.
-    """
-    from autoplayer.vision.image import luminance
-
-    if not cells or not cells[0]:
-        return np.zeros((len(cells), 0), dtype=np.float32)
-    lum = luminance(pixels)
-    side = min(min(c.w, c.h) for row in cells for c in row)
-    m = max(1, side // 4) if side > 2 else 0
-    k = max(1, side - 2 * m)
-    ys = np.array([row[0].y + m for row in cells])[:, None] + np.arange(k)
-    xs = np.array([c.x + m for c in cells[0]])[:, None] + np.arange(k)
-    patches = lum[ys[:, None, :, None], xs[None, :, None, :]]
-    return np.median(patches.reshape(len(cells), len(cells[0]), k * k), axis=2
-                     ).astype(np.float32)
-
-
-def settle_unknowns(state: np.ndarray, levels: np.ndarray, unknown_level: float) -> np.ndarray:
-    """Cells read UNKNOWN that no longer look like the undecided cells did are marked EMPTY.
-
-    The reader alone cannot tell Pattern's white (empty) from an undecided cell
-    once no grey one is left to compare with; the first reading saw them.
-    """
-    out = state.copy()
-    out[(state == UNKNOWN) & (np.abs(levels - unknown_level) > UNDECIDED_TOLERANCE)] = EMPTY
-    return out
-
-
-def profile_for(name: str | None, window: WindowInfo | None) -> str:
-    """The profile asked for, or the one the window's class names (Tatham's Pattern), or web."""
-    if name is not None:
-        if name not in PROFILES:
-            raise UserError(f"unknown profile {name!r} (known: {', '.join(sorted(PROFILES))})")
-        return name
-    if window is not None and any("pattern" in c.lower() for c in window.wm_class):
-        return "pattern"
-    return "web"
-
-
 def make_game(*, templates: str | None = None, profile: str | None = None,
-              window: WindowInfo | None = None) -> NonogramGame:
-    chosen, pace = PROFILES[profile_for(profile, window)]
-    if chosen is TATHAM_PATTERN:
-        # Pattern's clipped clues and its completion rule.
+              window: WindowInfo | None = None, relearn: bool = False) -> NonogramGame:
+    """A nonogram back-end with the rules kept for this window (or in `profile`, a file),
+    or none yet: then the first batch is the experiment, and the file is written."""
+    key = window_key(window.wm_class, window.title) if window is not None else None
+    path = Path(profile).expanduser() if profile is not None else (
+        profile_path(key) if key is not None else None)
+    rules = None
+    if path is not None and not relearn and (profile is not None or path.is_file()):
+        rules = load_rules(path)
+    if window is not None and any("pattern" in c.lower() for c in window.wm_class):
+        # Pattern's clipped clues and templates (its rules are learned like any game's).
         from autoplayer.games.nonogram.pattern.game import PatternGame
 
-        return PatternGame(templates, pace)
-    return NonogramGame(chosen, pace, templates)
+        return PatternGame(templates, rules=rules, profile=path, window=key)
+    return NonogramGame(templates, rules=rules, profile=path, window=key)

@@ -168,18 +168,3 @@ def gestures(
         steps = len(s) - 1 if profile.drag_each_cell else 1
         out.append(Drag(x0, y0, x1, y1, s.button, steps))
     return out
-
-
-# The games we know. `press` tables come from each game's own rules.
-TATHAM_PATTERN = Profile(
-    name="pattern",
-    # pattern.c: left sets FULL, right sets EMPTY, middle sets UNKNOWN; never a toggle.
-    press={
-        (state, button): result
-        for state in (UNKNOWN, EMPTY, FILLED)
-        for button, result in ((Button.LEFT, FILLED), (Button.RIGHT, EMPTY))
-    },
-    drags=True,
-    drag_each_cell=False,
-    mark_empty=True,
-)

@@ -3,10 +3,9 @@
 Reading (board, clues, cells) is the shared nonogram reader's, opted in to
 clues clipped by the window's edge: Pattern never shrinks to fit, so a long
 row clue runs off a small window's left edge. What is Pattern's own is how
-such a puzzle is solved (from the visible tails, never a guess), its default
-digit templates, and when it counts a puzzle finished. Planning strokes, the
-paced drags GTK needs, verifying and repairing are the shared back-end's with
-the `pattern` profile.
+such a puzzle is solved (from the visible tails, never a guess) and its default
+digit templates. Its input rules and its completion (every cell decided, then
+a flash) are learned on the board like any game's.
 """
 
 from __future__ import annotations
@@ -16,11 +15,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from autoplayer.errors import InputError, UserError
-from autoplayer.games.base import Check, Solved
-from autoplayer.games.nonogram.game import PROFILES, SOLVE_TIMEOUT, NonogramGame, Reading
+from autoplayer.games.base import Solved
+from autoplayer.games.nonogram.game import SOLVE_TIMEOUT, NonogramGame, Reading
 from autoplayer.games.nonogram.model import line_clue
 from autoplayer.games.nonogram.pattern import completion
-from autoplayer.screen.input import Pace
 from autoplayer.vision.templates import BUNDLED
 
 if TYPE_CHECKING:
@@ -42,10 +40,6 @@ class PatternGame(NonogramGame):
     reads_clipped = True
     min_digit_height = MIN_DIGIT_HEIGHT
 
-    def __init__(self, templates: str | None = None, pace: Pace | None = None) -> None:
-        profile, default_pace = PROFILES["pattern"]
-        super().__init__(profile, pace or default_pace, templates)
-
     def _templates(self) -> Any:
         """The set named, or with none named Pattern's own when it is there (`none`: the
         state machines alone)."""
@@ -61,30 +55,6 @@ class PatternGame(NonogramGame):
         if getattr(reading.raw, "clipped", ()):
             return solve_clipped(reading.raw)
         return super().solve(reading)
-
-    def check(self, reading: Reading, solution: np.ndarray) -> Check:
-        base = super().check(reading, solution)
-        if completion.flashing(reading.shown, solution):
-            return Check(0, base.total, True, ("caught the game's completion flash",))
-        rows, columns = lines(reading)
-        done = completion.finished(reading.shown, rows, columns)
-        return Check(base.wrong, base.total, done, base.details)
-
-
-def lines(reading: Reading) -> tuple[list[completion.Line], list[completion.Line]]:
-    """Each line's clue as completion counts it: a clipped line by its visible tail (a
-    reading made elsewhere, with no word on clipping: an unknown clue counts as open)."""
-    read = reading.raw
-    clipped = {(c.kind, c.index): c for c in getattr(read, "clipped", ())}
-
-    def line(kind: str, i: int, clue: tuple[int, ...] | None) -> completion.Line:
-        cut = clipped.get((kind, i))
-        if cut is not None:
-            return (read.tail(cut), True, cut.hidden)
-        return ((), True, 0) if clue is None else (clue, False, 0)
-
-    return ([line("row", i, c) for i, c in enumerate(reading.puzzle.rows)],
-            [line("column", j, c) for j, c in enumerate(reading.puzzle.columns)])
 
 
 def solve_clipped(read: NonogramReading) -> Solved[np.ndarray]:

@@ -1,0 +1,388 @@
+"""The experiment that finds out what a nonogram game's buttons and drags do.
+
+A person new to a game clicks a cell and watches; so does the bot, on cells
+whose value the solution already fixes, one press at a time, each watched
+until the game has drawn it (never a second press on a cell before the
+first one's effect is seen):
+
+1. left on a cell that must be filled, then left again on it (a toggle takes
+   it back to blank, a setting game leaves it, a cycling game shows a third
+   look; the cycle is followed round);
+2. right on a cell that must stay empty (a mark, nothing, or a menu the
+   game or the browser opens, which Esc closes and which rules that button out);
+3. the cell pressed in (1) is taken to its filled look by presses already seen;
+4. a drag with the filling button from the first to the last cell of a run
+   of cells that must be filled, in one jump: all of them filled is a `line`
+   game; only the two ends, a second drag through each inner cell tells a game
+   that acts on every cell *entered* from one that takes only the ends;
+   only the first cell, drags do nothing.
+
+Which look is "filled" is not decided by darkness: it is the look the first
+button makes from blank, unless that look is a small mark (a cross, a dot)
+and the other button's look covers the cell. The result is `Rules` (plain
+data) and the board's learned `Looks`. Anything the model cannot explain
+stops the bot (`Unexplained`), naming the cell, the gesture and the look.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+from autoplayer.errors import UserError
+from autoplayer.games.nonogram.looks import (
+    Looks,
+    coverage,
+    distance,
+    look_distance,
+    reference_looks,
+    samples,
+)
+from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
+from autoplayer.games.nonogram.rules import STATES, Rules
+from autoplayer.geometry import Button, Click, Dismiss, Drag, Gesture, Move
+
+if TYPE_CHECKING:
+    from autoplayer.screen.capture import Frame
+    from autoplayer.vision.grid import Grid
+
+Cell = tuple[int, int]
+
+QUIET = 0.05
+"""A drawn press: two captures this far apart show the same pixels."""
+NOTHING = 0.35
+"""A press that shows no change for this long did nothing."""
+WATCH_LIMIT = 2.0
+"""Longest wait for a game to finish drawing one press."""
+MIN_RUN = 3
+"""Cells a drag is tried on: three tell a line from its ends."""
+SPLIT_RUN = 5
+"""A run this long leaves three inner cells to tell `enter` from `ends`."""
+
+
+class Unexplained(UserError):
+    """The game did something the bot's model of it cannot explain: stop, exit 1."""
+
+    exit_code = 1
+
+
+class Hands(Protocol):
+    """The play loop's input and capture, for a game that watches its own presses."""
+
+    def act(self, gestures: Sequence[Gesture]) -> None: ...
+
+    def grab(self) -> Frame: ...
+
+
+@dataclass(frozen=True)
+class Board:
+    """What the experiment needs of a reading: the cells and where to park the pointer."""
+
+    grid: Grid
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+    park: tuple[Move, ...]
+    """The route that parks the pointer: over `park_cell`, then off the board."""
+    park_cell: Cell
+
+    def click(self, cell: Cell, button: Button) -> Click:
+        r, c = cell
+        return Click(round(self.xs[c]), round(self.ys[r]), button)
+
+    def drag(self, a: Cell, b: Cell, button: Button, steps: int) -> Drag:
+        return Drag(round(self.xs[a[1]]), round(self.ys[a[0]]), round(self.xs[b[1]]),
+                    round(self.ys[b[0]]), button, steps)
+
+
+@dataclass
+class Seen:
+    """One watched press: the frame after it and every cell's sample."""
+
+    frame: Frame
+    now: np.ndarray
+    changed: bool
+    """Something changed on the board or around it."""
+
+
+def watch(hands: Hands, board: Board, before: np.ndarray, gestures: Sequence[Gesture],
+          *, clock: Callable[[], float] = time.monotonic) -> Seen:
+    """Send the gestures, park, and capture until the game has drawn what they did.
+
+    Drawn: a change in any cell's look, then two captures QUIET apart alike; or no
+    change for NOTHING seconds.
+    """
+    hands.act([*gestures, *board.park])
+    start = clock()
+    last: np.ndarray | None = None
+    while True:
+        frame = hands.grab()
+        now = samples(frame.pixels, board.grid)
+        changed = bool((distance(now, before) > 4.0).any())
+        still = last is not None and last.shape == frame.pixels.shape and np.array_equal(
+            last, frame.pixels)
+        waited = clock() - start
+        if still and (changed or waited >= NOTHING):
+            return Seen(frame, now, changed)
+        if waited >= WATCH_LIMIT:
+            return Seen(frame, now, changed)
+        last = frame.pixels
+        time.sleep(QUIET)
+
+
+@dataclass
+class Experiment:
+    """The experiment's record: what it pressed, what it saw, what it concluded."""
+
+    board: Board
+    looks: Looks
+    rules: Rules = field(default_factory=Rules)
+    presses: int = 0
+    log: list[str] = field(default_factory=list)
+    touched: set[Cell] = field(default_factory=set)
+
+    def name(self, cell: Cell) -> str:
+        return f"row {cell[0] + 1} column {cell[1] + 1}"
+
+
+def choose_cells(looks: Looks, solution: np.ndarray, park: Cell
+                 ) -> tuple[Cell | None, Cell | None, list[Cell]]:
+    """A blank cell that must be filled, one that must stay empty, and the longest
+    straight run of blank must-be-filled cells (at least MIN_RUN), all off the parked
+    pointer's row and column and apart from each other."""
+    free = looks.blank.copy()
+    free[park[0], :] = False
+    free[:, park[1]] = False
+    for cell in looks.tints:
+        free[cell] = False
+    fill = free & (solution == FILLED)
+    run = longest_run(fill)
+    used = set(run)
+    filled = [tuple(map(int, rc)) for rc in np.argwhere(fill) if tuple(rc) not in used]
+    empty = [tuple(map(int, rc)) for rc in np.argwhere(free & (solution != FILLED))]
+    f = filled[len(filled) // 2] if filled else None
+    e = empty[len(empty) // 2] if empty else None
+    return f, e, run
+
+
+def longest_run(mask: np.ndarray) -> list[Cell]:
+    best: list[Cell] = []
+    for axis in (0, 1):
+        lines = mask if axis == 0 else mask.T
+        for i, line in enumerate(lines):
+            start = None
+            for j, v in enumerate([*line, False]):
+                if v and start is None:
+                    start = j
+                elif not v and start is not None:
+                    if j - start > len(best):
+                        best = [(i, k) if axis == 0 else (k, i) for k in range(start, j)]
+                    start = None
+    return best if len(best) >= MIN_RUN else []
+
+
+def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Experiment:
+    """Run the experiment from a board with the pointer parked (`before`); see the module."""
+    first = samples(before.pixels, board.grid)
+    exp = Experiment(board, reference_looks(first, board.park_cell))
+    f, e, run = choose_cells(exp.looks, solution, board.park_cell)
+    now = first
+    found: list[np.ndarray] = []
+    """Looks seen so far other than blank, in order of discovery."""
+
+    def look_of(cell: Cell, sample: np.ndarray) -> int | None:
+        """Index into `found`, -1 for the cell's blank look, None for a new look."""
+        tol = max(exp.looks.tolerance * 2, 8.0)
+        blank = exp.looks.reference[cell]
+        if distance(sample, blank) <= tol:
+            return -1
+        for i, look in enumerate(found):
+            if look_distance(sample, look) <= max(tol, 0.25 * float(distance(look, blank))):
+                return i
+        return None
+
+    def press(cell: Cell, button: Button) -> int | str:
+        """One press on one cell, watched: the look index, or 'menu'."""
+        nonlocal now
+        seen = watch(hands, board, now, [board.click(cell, button)])
+        exp.presses += 1
+        exp.touched.add(cell)
+        others = distance(seen.now, now) > max(exp.looks.tolerance * 2, 8.0)
+        others[cell] = False
+        if others.any():
+            # Something drew over cells the press did not touch: a menu, most likely.
+            seen = watch(hands, board, now, [Dismiss()])
+            back = distance(seen.now, now) > max(exp.looks.tolerance * 2, 8.0)
+            back[cell] = False
+            if back.any():
+                where = ", ".join(exp.name(tuple(map(int, rc))) for rc in np.argwhere(back)[:4])
+                raise Unexplained(
+                    f"a {button.value} click on {exp.name(cell)} changed cells it did not "
+                    f"touch ({where}) and Esc did not undo it: the game does something the "
+                    "bot cannot explain")
+            exp.log.append(f"{button.value} opens a menu (closed with Esc)")
+            now = seen.now
+            return "menu"
+        now = seen.now
+        index = look_of(cell, now[cell])
+        if index is None:
+            found.append(now[cell].copy())
+            index = len(found) - 1
+        return index
+
+    left: list[int | str] = []
+    if f is not None:
+        left.append(press(f, Button.LEFT))
+        while (isinstance(left[-1], int) and left[-1] >= 0 and len(left) < 4
+               and left.count(left[-1]) == 1):
+            left.append(press(f, Button.LEFT))
+    right: int | str | None = press(e, Button.RIGHT) if e is not None else None
+    if right == "menu":
+        exp.rules = Rules(menu=frozenset({Button.RIGHT}))
+
+    fill, mark = meaning(found, left, right, first, f, e)
+    state_of = {-1: UNKNOWN}
+    if fill is not None:
+        state_of[fill] = FILLED
+    if mark is not None:
+        state_of[mark] = EMPTY
+    for i in range(len(found)):
+        if i not in state_of:
+            raise Unexplained(
+                f"the game drew a look the bot cannot place (look {i + 1} of "
+                f"{len(found)} after {describe_presses(left, right)})")
+    looks = exp.looks
+    for i, state in state_of.items():
+        if i >= 0:
+            looks = looks.with_look(state, found[i])
+    exp.looks = looks
+
+    rules = exp.rules
+    chain = [-1, *[x for x in left]]
+    for before_look, after in zip(chain, left, strict=False):
+        if isinstance(before_look, int) and isinstance(after, int):
+            rules = rules.seen(state_of[before_look], Button.LEFT, state_of[after])
+    if isinstance(right, int):
+        rules = rules.seen(UNKNOWN, Button.RIGHT, state_of[right])
+    exp.rules = rules
+
+    # Put the pressed cells right with presses already seen, each watched.
+    for cell, goal in ((f, {FILLED}), (e, {UNKNOWN, EMPTY})):
+        if cell is None:
+            continue
+        state = current(exp, now, cell)
+        for _ in range(3):
+            if state in goal:
+                break
+            button = next((b for (s, b), a in exp.rules.press.items()
+                           if s == state and a in goal), None) or next(
+                (b for (s, b), a in exp.rules.press.items() if s == state and a != s), None)
+            if button is None:
+                raise Unexplained(f"{exp.name(cell)} shows {STATES[state]} and no press seen "
+                                  "so far changes that")
+            expected = exp.rules.press[(state, button)]
+            press(cell, button)
+            state = current(exp, now, cell)
+            if state != expected:
+                raise Unexplained(
+                    f"a {button.value} click on {exp.name(cell)} made it {STATES[state]}, "
+                    f"where the same press made {STATES[expected]} before")
+
+    filler = exp.rules.button_to(UNKNOWN, FILLED)
+    if run and filler is not None:
+        now = try_drags(exp, hands, run, filler, now)
+    exp.log.insert(0, f"learned in {exp.presses} presses: {exp.rules.describe()}")
+    return exp
+
+
+def current(exp: Experiment, now: np.ndarray, cell: Cell) -> int:
+    state, _ = exp.looks.nearest(*cell, now[cell])
+    if state < UNKNOWN:
+        raise Unexplained(f"{exp.name(cell)} shows a look the bot has not seen its presses make")
+    return state
+
+
+def describe_presses(left: Sequence[int | str], right: int | str | None) -> str:
+    parts = [f"{len(left)} left click(s)"] if left else []
+    if right is not None:
+        parts.append("a right click")
+    return " and ".join(parts) or "no press"
+
+
+def meaning(found: list[np.ndarray], left: list[int | str], right: int | str | None,
+            first: np.ndarray, f: Cell | None, e: Cell | None) -> tuple[int | None, int | None]:
+    """Which discovered look is filled and which is marked.
+
+    The look the left button makes from blank is filled; a second look (the next in a
+    left cycle, or the right button's) is marked. Swapped when the left look is a small
+    mark and the other covers the cell.
+    """
+    from_blank_left = left[0] if left and isinstance(left[0], int) and left[0] >= 0 else None
+    cycle_next = left[1] if len(left) > 1 and isinstance(left[1], int) and left[1] >= 0 \
+        else None
+    from_blank_right = right if isinstance(right, int) and right >= 0 else None
+    fill = from_blank_left if from_blank_left is not None else from_blank_right
+    others = [i for i in (cycle_next, from_blank_right) if i is not None and i != fill]
+    mark = others[0] if others else None
+    if fill is not None and mark is not None and f is not None:
+        blank = first[f] if from_blank_left is not None else first[e] if e else first[f]
+        if coverage(blank, found[fill], 4.0) < 0.4 <= coverage(blank, found[mark], 4.0):
+            fill, mark = mark, fill
+    return fill, mark
+
+
+def try_drags(exp: Experiment, hands: Hands, run: list[Cell], button: Button,
+              now: np.ndarray) -> np.ndarray:
+    """The drag experiment on a run of blank must-be-filled cells (see the module)."""
+    board = exp.board
+
+    def drag(a: Cell, b: Cell, steps: int) -> np.ndarray:
+        seen = watch(hands, board, now, [board.drag(a, b, button, steps)])
+        exp.presses += 1
+        return seen.now
+
+    def states(sample: np.ndarray) -> dict[Cell, int]:
+        got, _ = exp.looks.classify(sample)
+        return {cell: int(got[cell]) for cell in map(tuple, np.argwhere(got != UNKNOWN))}
+
+    before = states(now)
+    after_now = drag(run[0], run[-1], 1)
+    after = states(after_now)
+    new = {cell: s for cell, s in after.items() if before.get(cell) != s}
+    filled = {cell for cell, s in new.items() if s == FILLED}
+    if set(new) - set(run) or any(s != FILLED for s in new.values()):
+        where = ", ".join(f"{exp.name(c)} {STATES.get(s, 'unexplained')}"
+                          for c, s in list(new.items())[:4])
+        raise Unexplained(f"a {button.value} drag along {exp.name(run[0])} to "
+                          f"{exp.name(run[-1])} changed cells unexpectedly: {where}")
+    exp.touched.update(run)
+    ends = {run[0], run[-1]}
+    if filled == set(run):
+        kind = "line"
+    elif filled == ends and len(run) >= SPLIT_RUN:
+        inner = run[1:-1]
+        now = after_now
+        after_now = drag(inner[0], inner[-1], len(inner) - 1)
+        second = {c for c, s in states(after_now).items() if s == FILLED} & set(inner)
+        kind = "enter" if second == set(inner) else "ends" if second == {inner[0], inner[-1]} \
+            else None
+        if kind is None:
+            raise Unexplained(f"a {button.value} drag through every cell of "
+                              f"{exp.name(inner[0])} to {exp.name(inner[-1])} filled "
+                              f"{len(second)} of its {len(inner)} cells")
+    elif filled == ends:
+        kind = None  # a short run cannot tell `enter` from `ends`: clicks, to be safe
+    elif filled == {run[0]}:
+        kind = "none"
+    else:
+        kind = "none" if not filled else None
+        if filled and kind is None:
+            raise Unexplained(f"a {button.value} drag from {exp.name(run[0])} to "
+                              f"{exp.name(run[-1])} filled {len(filled)} of its "
+                              f"{len(run)} cells, not a pattern the bot knows")
+    exp.rules = replace(exp.rules, drag=kind)
+    exp.log.append(f"drags: {kind or 'not settled (run too short); clicking'}")
+    return after_now
