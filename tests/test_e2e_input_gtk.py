@@ -18,8 +18,9 @@ from desktop import locate_window, needs_pattern, needs_xvfb
 from autoplayer.games.nonogram.formats import load_puzzle
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
 from autoplayer.games.nonogram.pattern.session import PatternProcess, generate
-from autoplayer.games.nonogram.planner import TATHAM_PATTERN, gestures, plan
-from autoplayer.geometry import Rect, to_screen
+from autoplayer.games.nonogram.planner import Profile, gestures, plan
+from autoplayer.geometry import Button, Rect, to_screen
+from autoplayer.screen.input import Pace
 from autoplayer.screen.xvfb import Xvfb
 
 SCREEN = (900, 800)
@@ -39,10 +40,20 @@ def cells_shown(pixels: np.ndarray, origin: tuple[int, int], n: int) -> np.ndarr
     return out
 
 
+# Pattern's own rules (pattern.c): left sets filled and right sets empty from any state;
+# finished means every cell decided. The bot learns these; this test drives them directly.
+TATHAM_PATTERN = Profile(
+    name="pattern",
+    press={(state, button): result for state in (UNKNOWN, EMPTY, FILLED)
+           for button, result in ((Button.LEFT, FILLED), (Button.RIGHT, EMPTY))},
+    mark_empty=True,
+)
+
+
 @pytest.mark.parametrize("size,seed", [(10, 3), (15, 11)])
 def test_paced_drags_fill_and_mark_a_real_pattern_game(xserver: Xvfb, size: int,
                                                        seed: int) -> None:
-    from autoplayer.games.nonogram.game import PROFILES
+    from autoplayer.games.nonogram.rules import DEFAULT_MOTION
     from autoplayer.games.nonogram.solver import solve
     from autoplayer.screen.capture import Screen
     from autoplayer.screen.input import InputDriver
@@ -68,8 +79,8 @@ def test_paced_drags_fill_and_mark_a_real_pattern_game(xserver: Xvfb, size: int,
         moves = [to_screen(g, frame.origin) for g in
                  gestures(strokes, centres_x, centres_y, TATHAM_PATTERN)]
         board = frame.rect_to_screen(Rect(grid[0], grid[1], size * TILE, size * TILE))
-        _, pace = PROFILES["pattern"]
-        with InputDriver(board, pace) as driver:
+        # The pace every learned game gets: drags' motions 20 ms apart (GTK drops closer ones).
+        with InputDriver(board, Pace(motion=DEFAULT_MOTION)) as driver:
             driver.perform(moves)
         time.sleep(0.3)
         after = cells_shown(screen.grab_window(window).pixels, grid, size)

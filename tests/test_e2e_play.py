@@ -82,7 +82,7 @@ def test_plays_to_the_games_own_solved_verdict(xserver: Xvfb, calibrated: Any, s
     with bundled_game(xserver.display, size=size, seed=seed, skin=skin, theme=theme) as page:
         source = settled_window(xserver, page.window)
         try:
-            report = play(make_game(profile="web", templates=templates), source,
+            report = play(make_game(templates=templates, window=source.window), source,
                           time_budget=120)
         finally:
             source.close()
@@ -136,7 +136,7 @@ def test_a_misread_is_a_clear_error_and_nothing_is_clicked(xserver: Xvfb) -> Non
 
     with bundled_game(xserver.display, size=10, seed=9) as page:
         source = settled_window(xserver, page.window)
-        clean = make_game(profile="web").read(source.grab())
+        clean = make_game().read(source.grab())
         boxes = [n.box for n in clean.raw.column_numbers[0]]
         assert boxes, "column 1 of this puzzle has clue numbers"
 
@@ -156,7 +156,7 @@ def test_a_misread_is_a_clear_error_and_nothing_is_clicked(xserver: Xvfb) -> Non
 
         try:
             with pytest.raises(InputError) as err:
-                play(make_game(profile="web"), Corrupted(), time_budget=60)
+                play(make_game(), Corrupted(), time_budget=60)
         finally:
             source.close()
         time.sleep(0.3)
@@ -178,7 +178,7 @@ def test_prefilled_board_is_finished_without_touching_right_cells(xserver: Xvfb)
         assert result.verdict in (Verdict.LINE_SOLVABLE, Verdict.UNIQUE)
         solution = result.solutions[0]
         source = settled_window(xserver, page.window)
-        game = make_game(profile="web")
+        game = make_game(window=source.window)
         frame = source.grab()
         reading = game.read(frame)
         # Cells spread over the board, as a person's first moves would be.

@@ -7,10 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autoplayer.games.nonogram.game import WEB
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
 from autoplayer.games.nonogram.planner import (
-    TATHAM_PATTERN,
     Profile,
     Stroke,
     gestures,
@@ -20,8 +18,23 @@ from autoplayer.games.nonogram.planner import (
 )
 from autoplayer.geometry import Button, Click, Drag
 
-# The bundled browser game: a click on a cell already in the button's state clears it.
-TOGGLING = WEB
+# A click on a cell already in the button's state clears it; a drag paints a line.
+TOGGLING = Profile(
+    name="toggling",
+    press={
+        (UNKNOWN, Button.LEFT): FILLED, (FILLED, Button.LEFT): UNKNOWN,
+        (EMPTY, Button.LEFT): FILLED,
+        (UNKNOWN, Button.RIGHT): EMPTY, (EMPTY, Button.RIGHT): UNKNOWN,
+        (FILLED, Button.RIGHT): EMPTY,
+    },
+)
+# Left sets filled and right sets marked, from any state; every empty cell must be marked.
+SETTING = Profile(
+    name="setting",
+    press={(state, button): result for state in (UNKNOWN, EMPTY, FILLED)
+           for button, result in ((Button.LEFT, FILLED), (Button.RIGHT, EMPTY))},
+    mark_empty=True,
+)
 # Toggling, and a marked cell must be unmarked before it can be filled.
 STRICT_TOGGLING = Profile(
     name="strict",
@@ -71,8 +84,8 @@ def test_pattern_also_marks_every_empty_cell() -> None:
         ....
         #..#""")
     shown = np.full(solution.shape, UNKNOWN, dtype=np.int8)
-    strokes = plan(shown, solution, TATHAM_PATTERN)
-    grid, _ = apply(shown, strokes, TATHAM_PATTERN)
+    strokes = plan(shown, solution, SETTING)
+    grid, _ = apply(shown, strokes, SETTING)
     assert (grid == solution).all()
     fills = [s for s in strokes if s.button is Button.LEFT]
     marks = [s for s in strokes if s.button is Button.RIGHT]
@@ -109,7 +122,7 @@ def test_marked_cell_that_must_be_filled_takes_two_presses_in_order() -> None:
 
 def test_nothing_to_do_when_the_screen_shows_the_solution() -> None:
     solution = grid_of("#.# .#.")
-    assert plan(solution.copy(), solution, TATHAM_PATTERN) == []
+    assert plan(solution.copy(), solution, SETTING) == []
     unmarked = np.where(solution == EMPTY, UNKNOWN, solution).astype(np.int8)
     assert plan(unmarked, solution, TOGGLING) == []
 
@@ -142,7 +155,7 @@ boards = st.integers(1, 8).flatmap(
 
 
 @settings(max_examples=300, deadline=None)
-@given(boards, st.sampled_from([TOGGLING, STRICT_TOGGLING, TATHAM_PATTERN]))
+@given(boards, st.sampled_from([TOGGLING, STRICT_TOGGLING, SETTING]))
 def test_every_cell_ends_right_and_right_cells_are_never_pressed(board, profile) -> None:
     shown = np.array(board[0], dtype=np.int8)
     solution = np.array(board[1], dtype=np.int8)
@@ -158,7 +171,7 @@ def test_gestures_aim_at_cell_centres() -> None:
     xs, ys = [10.4, 30.4, 50.4, 70.4], [100.0, 120.0, 140.0]
     strokes = [Stroke(Button.LEFT, 0, 0, 0, 3), Stroke(Button.RIGHT, 2, 1, 2, 1),
                Stroke(Button.RIGHT, 0, 2, 2, 2)]
-    tatham = gestures(strokes, xs, ys, TATHAM_PATTERN)
+    tatham = gestures(strokes, xs, ys, SETTING)
     assert tatham == [Drag(10, 100, 70, 100, Button.LEFT, 1), Click(30, 140, Button.RIGHT),
                       Drag(50, 100, 50, 140, Button.RIGHT, 1)]
     each = Profile("each", TOGGLING.press, drag_each_cell=True)

@@ -136,6 +136,10 @@ class NonogramGame:
         """Presses the experiment took (0 on a game whose profile was loaded)."""
         self._batch: Batch | None = None
         self._finishing = False
+        self._probes: dict[tuple[int, int], tuple[int, Button]] = {}
+        """Cells pressed to learn what a button does from their state."""
+        self.exploring = False
+        """The last plan holds such a press: its batch may not bring the board closer."""
         self._loaded: Any = None
 
     # -- reading ----------------------------------------------------------
@@ -306,8 +310,11 @@ class NonogramGame:
         return rules.profile(mark_empty=marking)
 
     def plan(self, reading: Reading, solution: np.ndarray) -> list[Stroke]:
-        from autoplayer.games.nonogram.learning import Unexplained
-
+        """Strokes for every wrong cell the rules seen so far can put right; for a cell
+        they cannot (a mark to turn into a fill, say), one press of a button not yet
+        tried from that state, on one such cell: watched like every batch, it teaches
+        the rules one more step (never two presses on a cell before seeing the first)."""
+        self._learn_probes(reading)
         shown = reading.shown.copy()
         profile = self._profile()
         odd = shown == UNEXPLAINED
@@ -315,12 +322,48 @@ class NonogramGame:
         # rules, before the first batch shows this board's looks) are left alone.
         shown[odd] = np.where(solution[odd] == FILLED, FILLED,
                               EMPTY if profile.mark_empty else UNKNOWN)
-        try:
-            return planner.plan(shown, solution, profile)
-        except ValueError:
-            seen = (self.rules or ASSUMED).describe()
-            raise Unexplained("the presses seen so far cannot put some cells right (no "
-                              f"button was seen to do it; seen: {seen})") from None
+        probes: list[Stroke] = []
+        for (r, c), have in np.ndenumerate(shown):
+            goal = planner.wanted(int(solution[r, c]), profile)
+            try:
+                planner.presses(int(have), goal, profile)
+            except ValueError:
+                state = int(have)
+                if state not in {s for s, _ in self._probes.values()}:
+                    probes.append(self._probe((r, c), state))
+                shown[r, c] = next(iter(goal))  # not planned until a press is seen
+        self.exploring = bool(probes)
+        return probes + planner.plan(shown, solution, profile)
+
+    def _probe(self, cell: tuple[int, int], state: int) -> Stroke:
+        from autoplayer.games.nonogram.learning import Unexplained
+
+        rules = self.rules or ASSUMED
+        tried = {b for (s, b) in rules.press if s == state} | set(rules.menu)
+        button = next((b for b in (Button.LEFT, Button.RIGHT) if b not in tried), None)
+        if button is None:
+            raise Unexplained(
+                f"row {cell[0] + 1} column {cell[1] + 1} shows {STATES[state]} and no button "
+                f"seen so far changes that the right way (seen: {rules.describe()})")
+        self._probes[cell] = (state, button)
+        return Stroke(button, cell[0], cell[1], cell[0], cell[1])
+
+    def _learn_probes(self, reading: Reading) -> None:
+        """What the last batch's probe presses did, as rules."""
+        if not self._probes or self.rules is None:
+            self._probes = {}
+            return
+        rules = self.rules
+        for cell, (state, button) in self._probes.items():
+            after = int(reading.shown[cell])
+            if after != UNEXPLAINED:  # an unexplained look stops the bot (check)
+                rules = rules.seen(state, button, after)
+                self.learning.append(f"{button.value} on a {STATES[state]} cell makes it "
+                                     f"{STATES[after]}")
+        self._probes = {}
+        if rules != self.rules:
+            self.rules = rules
+            self._save()
 
     def finish(self, reading: Reading, solution: np.ndarray) -> list[Stroke]:
         """The board is right and the game gave no sign: mark the empty cells (where the
@@ -482,8 +525,8 @@ def make_game(*, templates: str | None = None, profile: str | None = None,
     path = Path(profile).expanduser() if profile is not None else (
         profile_path(key) if key is not None else None)
     rules = None
-    if path is not None and not relearn and (profile is not None or path.is_file()):
-        rules = load_rules(path)
+    if path is not None and not relearn and path.exists():
+        rules = load_rules(path)  # a file named that does not exist yet gets what is learned
     if window is not None and any("pattern" in c.lower() for c in window.wm_class):
         # Pattern's clipped clues and templates (its rules are learned like any game's).
         from autoplayer.games.nonogram.pattern.game import PatternGame
