@@ -101,6 +101,8 @@ class Batch:
     """How each pressed cell was pressed, for the report ('a left drag from ...')."""
     before: np.ndarray
     """H×W×F: every cell's look before the batch."""
+    shown_before: np.ndarray
+    """H×W: every cell's state before the batch."""
     pixels: np.ndarray | None
     """The frame before the batch."""
 
@@ -405,17 +407,27 @@ class NonogramGame:
         others = moved & ~batch.touched
         around = window_change(batch.pixels, reading.pixels, reading.grid)
         if others.any() or around >= WINDOW_CHANGE:
-            seen_wrong = wrong & ~odd
+            # Something drew over the board: the cells inside the changed area (and any
+            # the bot cannot read) are hidden; they count as what the bot last saw there
+            # or made there. Everything else must be seen right.
+            hidden = odd | cover_area(others)
+            predicted = batch.shown_before.copy()
+            for cell, state in batch.expected.items():
+                predicted[cell] = state
+            right_hidden = np.array([[int(v) in planner.wanted(int(solution[r, c]), profile)
+                                      for c, v in enumerate(row)]
+                                     for r, row in enumerate(predicted)]).reshape(shown.shape)
+            seen_wrong = (wrong & ~hidden) | (hidden & ~right_hidden)
             what = sign_words(float(others.mean()), around)
             if not seen_wrong.any():
-                hidden = int(odd.sum())
-                note = (f"{hidden} cells hidden under it" if hidden else "")
+                n = int(hidden.sum())
+                note = f"{n} cells hidden under it, last seen or made right" if n else ""
                 return Check(0, total, True, (note,) if note else (), sign=what)
             return Check(int(wrong.sum()), total, None, details, blocked=(
                 f"the game shows {what} ({int(others.sum())} cells the bot did not press "
                 f"changed look, {around:.0%} of the window around the board) while "
-                f"{int(seen_wrong.sum())} cells are still wrong; the bot sends no input "
-                "while something covers the board"))
+                f"{int(seen_wrong.sum())} cells are still wrong or unreadable; the bot sends "
+                "no input while something covers the board"))
         if odd.any():
             cells = [tuple(map(int, rc)) for rc in np.argwhere(odd)]
             r, c = cells[0]
@@ -482,7 +494,18 @@ def batch_record(reading: Reading, moves: Sequence[Stroke], profile: planner.Pro
             state[cell] = expected[cell] = now
             gesture[cell] = how
     assert reading.samples is not None
-    return Batch(touched, expected, gesture, reading.samples.copy(), reading.pixels)
+    return Batch(touched, expected, gesture, reading.samples.copy(), reading.shown.copy(),
+                 reading.pixels)
+
+
+def cover_area(changed: np.ndarray) -> np.ndarray:
+    """The cells a cover hides: the box around the cells it changed, a cell wider (a dialog
+    is a rectangle; cells under its plain middle may look like a fill or a blank)."""
+    out = np.zeros(changed.shape, bool)
+    if changed.any():
+        rows, cols = np.nonzero(changed)
+        out[max(0, rows.min() - 1):rows.max() + 2, max(0, cols.min() - 1):cols.max() + 2] = True
+    return out
 
 
 def window_change(before: np.ndarray | None, after: np.ndarray | None, board: Rect) -> float:

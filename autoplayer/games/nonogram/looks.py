@@ -94,7 +94,7 @@ def fit_tint(look: np.ndarray, seen: np.ndarray, tolerance: float) -> Tint | Non
     best: tuple[float, Tint] | None = None
     for towards in (255.0, 0.0):
         span = towards - look
-        usable = np.abs(span) > 20
+        usable = np.abs(span) > 2  # a near-white blank lit towards white still moves a bit
         if usable.sum() < span.size // 3:
             continue
         alpha = float(((seen - look)[usable] * span[usable]).sum() / (span[usable] ** 2).sum())

@@ -1,0 +1,165 @@
+"""Learning a nonogram game's looks and rules by watching its own presses (tests/simgame.py).
+
+The simulated game draws any mix of looks, button schemes, drags, a sticky
+hover tint, a context menu and completion signs; the bot's real back-end and
+play loop play it through a driver that applies their gestures.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import numpy as np
+import pytest
+from simgame import SCHEMES, SimDriver, SimGame, SimNonogram, SimSource
+
+from autoplayer.games.nonogram.looks import UNEXPLAINED, fit_tint, reference_looks, samples
+from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
+from autoplayer.games.nonogram.rules import load_rules
+from autoplayer.geometry import Button
+from autoplayer.play import NotSolved, Report, play
+
+SOLUTION = np.array([[1 if (r * 7 + c * 3) % 5 < 3 else 0 for c in range(8)]
+                     for r in range(8)], np.int8)
+SOLUTION[2, 1:7] = 1  # a run long enough to tell how drags work
+
+
+def run(sim: SimGame, tmp_path, profile: str = "game.json") -> tuple[Report, SimNonogram]:
+    game = SimNonogram(sim, profile=tmp_path / profile)
+    from autoplayer.games.nonogram.rules import load_rules as load
+
+    if (tmp_path / profile).exists():
+        game.rules = load(tmp_path / profile)
+    report = play(game, SimSource(sim), driver_factory=lambda *a: SimDriver(sim),
+                  time_budget=60)
+    return report, game
+
+
+@pytest.mark.parametrize("scheme,menu,drag", [
+    ("toggle", False, "line"), ("set", False, "line"), ("cycle", True, "enter"),
+    ("lock", False, "ends"), ("toggle", False, "none"), ("set", False, "enter"),
+])
+def test_learns_buttons_and_drags_then_solves_in_one_batch(tmp_path, scheme, menu,
+                                                           drag) -> None:
+    sim = SimGame(SOLUTION, scheme=scheme, menu=menu, drag=drag, sign="dialog")
+    report, game = run(sim, tmp_path)
+    assert sim.solved()
+    assert report.check is not None and report.check.sign == "a dialog over the board"
+    assert report.learn_presses <= 8
+    rules = game.rules
+    assert rules is not None
+    assert rules.press[(UNKNOWN, Button.LEFT)] == FILLED
+    assert rules.drag == drag
+    assert (Button.RIGHT in rules.menu) == menu
+    assert LOCKED_NEVER(sim)
+    assert report.batches == 1 and report.wrong_after == [0]
+    if scheme == "cycle":
+        assert rules.press[(FILLED, Button.LEFT)] == EMPTY
+    if scheme == "toggle":
+        assert rules.press[(FILLED, Button.LEFT)] == UNKNOWN
+
+
+def LOCKED_NEVER(sim: SimGame) -> bool:
+    return not (sim.grid == 3).any()
+
+
+@pytest.mark.parametrize("fill,mark,hover", [
+    ((169, 211, 245), "grey", "sticky"),   # light fills, whole-cell grey marks, a tint
+    ((30, 30, 30), "dot", "sticky"),
+    ((200, 60, 60), "cross", "none"),
+])
+def test_looks_come_from_the_presses_not_from_darkness(tmp_path, fill, mark, hover) -> None:
+    sim = SimGame(SOLUTION, scheme="toggle", fill=fill, mark=mark, hover=hover,
+                  sign="marks")
+    report, game = run(sim, tmp_path)
+    assert sim.solved(), sim.grid
+    assert report.check is not None and report.check.complete
+    assert game.rules is not None and game.rules.done == "marks"
+
+
+def test_no_sign_gets_marks_then_an_honest_report(tmp_path) -> None:
+    sim = SimGame(SOLUTION, scheme="toggle", sign="none")
+    report, game = run(sim, tmp_path)
+    assert (np.isin(sim.grid, (FILLED,)) == (SOLUTION == FILLED)).all()
+    assert (sim.grid[SOLUTION == 0] == EMPTY).all()        # every empty cell marked
+    assert "board verified; the game gave no sign" in report.lines()
+    assert game.rules is not None and game.rules.done == "none"
+
+
+def test_a_game_seen_before_costs_no_presses_and_its_file_is_readable(tmp_path) -> None:
+    first = SimGame(SOLUTION, scheme="cycle", menu=True, drag="enter", sign="dialog")
+    run(first, tmp_path)
+    text = (tmp_path / "game.json").read_text()
+    assert '"drag": "enter"' in text and '"menu": [\n    "right"\n  ]' in text
+    again = SimGame(SOLUTION, scheme="cycle", menu=True, drag="enter", sign="dialog")
+    report, _ = run(again, tmp_path)
+    assert again.solved() and report.learn_presses == 0
+    assert report.learned.startswith("rules from")
+    assert load_rules(tmp_path / "game.json").done == "sign"
+
+
+def test_a_game_that_no_longer_matches_its_profile_stops_honestly(tmp_path) -> None:
+    run(SimGame(SOLUTION, scheme="toggle", sign="dialog"), tmp_path)
+    changed = SimGame(SOLUTION, scheme="toggle", drag="none", sign="dialog")
+    with pytest.raises(NotSolved, match=r"stopped|still differ"):
+        run(changed, tmp_path)
+    assert not changed.solved()
+
+
+def test_a_look_no_press_explains_stops_naming_the_cell(tmp_path) -> None:
+    """Two cells start locked (a fill with an icon): no press of the bot's made that look,
+    so it cannot say what they are, and it stops after putting the rest right."""
+    sim = SimGame(SOLUTION, scheme="lock", sign="none")
+    locked = [tuple(map(int, rc)) for rc in np.argwhere(SOLUTION == 1)][-2:]
+    for cell in locked:
+        sim.grid[cell] = 3
+    with pytest.raises(NotSolved, match=r"stopped: 2 cells show a look the bot has not seen "
+                                        r"its presses make: row \d+ column \d+ \(a cell the "
+                                        r"bot did not press\)"):
+        run(sim, tmp_path)
+    assert all(sim.grid[c] == 3 for c in locked)           # never pressed
+    # The same with a game that then says solved: the bot still cannot read two cells.
+    shown = SimGame(SOLUTION, scheme="lock", sign="dialog")
+    for cell in locked:
+        shown.grid[cell] = 3
+    with pytest.raises(NotSolved, match=r"shows a dialog over the board .* while 2 cells are "
+                                        r"still wrong or unreadable"):
+        run(shown, tmp_path, profile="again.json")
+
+
+def test_sticky_tint_is_fitted_on_the_parked_row_and_column() -> None:
+    sim = SimGame(SOLUTION, hover="sticky")
+    sim.lit = (7, 7)
+    game = SimNonogram(sim)
+    frame = sim.grab()
+    reading = game.read(frame)
+    looks = reference_looks(samples(frame.pixels, reading.raw.grid), park=(7, 7))
+    assert looks.blank.all()
+    assert {(7, 0), (0, 7)} <= set(looks.tints)
+    tint = fit_tint(looks.blank_look, samples(frame.pixels, reading.raw.grid)[7, 0], 6.0)
+    assert tint is not None and tint.towards == 255.0 and 0.4 < tint.alpha < 0.6
+    states, _ = looks.classify(samples(frame.pixels, reading.raw.grid))
+    assert (states == UNKNOWN).all()
+    sim.grid[3, 3] = FILLED
+    states, _ = looks.classify(samples(sim.grab().pixels, reading.raw.grid))
+    assert states[3, 3] == UNEXPLAINED          # a fill never seen made is no blank
+
+
+def test_random_games(tmp_path) -> None:
+    seed = int(os.environ.get("AUTOPLAYER_SEED", random.randrange(1 << 30)))
+    rng = random.Random(seed)
+    for i in range(6):
+        scheme = rng.choice(sorted(SCHEMES))
+        sim = SimGame(SOLUTION, scheme=scheme, menu=scheme == "cycle" and rng.random() < 0.5,
+                      drag=rng.choice(["line", "enter", "ends", "none"]),
+                      fill=rng.choice([(30, 30, 30), (169, 211, 245), (90, 160, 90)]),
+                      mark=rng.choice(["cross", "grey", "dot"]),
+                      hover=rng.choice(["none", "sticky"]),
+                      sign=rng.choice(["dialog", "marks", "none"]))
+        try:
+            report, _ = run(sim, tmp_path, profile=f"game{i}.json")
+        except Exception as err:
+            raise AssertionError(f"AUTOPLAYER_SEED={seed}: game {i} {sim}: {err}") from err
+        assert sim.solved() or sim.sign == "none", f"AUTOPLAYER_SEED={seed}: game {i}"
+        assert report.learn_presses <= 8, f"AUTOPLAYER_SEED={seed}: game {i}"
