@@ -274,11 +274,22 @@ def _play(game: Game[Any, Any, Any], source: FrameSource, report: Report, starte
         report.wrong_after.append(report.check.wrong)
         _stop_if_blocked(game, report)
 
+    finish = getattr(game, "finish", None)
+    finished = finish is None
     for _ in range(game.max_batches):
         over_budget()
         _stop_if_blocked(game, report)
         with _stage(report, "plan"):
             moves = game.plan(reading, solution)
+        if not moves and report.check.wrong == 0 and report.check.complete is None:
+            # The board is right: the game may show it is solved a moment later, or want
+            # more (every empty cell marked) before it does; those are played and repaired
+            # like any batch.
+            frame, reading = _await_sign(game, source, frame, reading, solution, report)
+            _stop_if_blocked(game, report)
+            if report.check.complete is None and not finished:
+                finished = True
+                moves = finish(reading, solution)
         if not moves:
             break
         if source.moved(frame):
@@ -289,21 +300,11 @@ def _play(game: Game[Any, Any, Any], source: FrameSource, report: Report, starte
                 reading = game.read(frame, reading)
             continue
         batch(moves)
-        if report.check.wrong == 0 and report.check.complete is not False:
+        if report.check.wrong == 0 and report.check.complete:
             break
-    if report.check.wrong == 0 and report.check.complete is None:
-        # The board is right: the game may show it is solved a moment later, or want more
-        # (every empty cell marked) before it does.
-        frame, reading = _await_sign(game, source, frame, reading, solution, report)
-        finish = getattr(game, "finish", None)
-        if report.check.complete is None and finish is not None:
-            moves = finish(reading, solution)
-            if moves:
-                over_budget()
-                batch(moves)
-                if report.check.wrong == 0 and report.check.complete is None:
-                    frame, reading = _await_sign(game, source, frame, reading, solution,
-                                                 report)
+        if (report.check.wrong == 0 and report.check.complete is None
+                and getattr(game, "sign_wait", 0.0) <= 0):
+            break
     report.total = time.perf_counter() - started
     check = report.check
     if check is not None and check.wrong:

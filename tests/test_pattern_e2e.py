@@ -17,6 +17,7 @@ suite's budget is 12, which leaves room for a slower CI machine.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import time
@@ -96,7 +97,10 @@ def play_to_completion(xserver: Xvfb, game: PatternProcess, *args: str) -> str:
     finally:
         watch.stop()
     assert "every cell verified against the solution" in result.stdout
-    assert "the game shows it complete" in result.stdout
+    # Pattern's only sign is a 0.13 s flash: the bot says solved if it caught it, and
+    # otherwise no more than it saw (the watch above is the game's own word).
+    assert ("solved; the game shows" in result.stdout
+            or "board verified; the game gave no sign" in result.stdout), result.stdout
     return result.stdout
 
 
@@ -107,8 +111,10 @@ def test_generated_puzzle_reaches_completed(xserver: Xvfb, size: int, tile: int,
     with PatternProcess(game_id, xserver.display, tile) as game:
         report = play_to_completion(xserver, game)
     gestures = int(report.split("input: ")[1].split(" gestures")[0])
-    # Drags: far fewer gestures than cells (a click a cell would be size*size).
-    assert gestures < size * size * 0.6
+    learning = re.search(r"learned the game's rules in (\d+) presses", report)
+    assert learning is not None, report          # a fresh config: Pattern is learned first
+    # Drags: far fewer gestures than cells (a click a cell would be size*size), marks too.
+    assert gestures - int(learning.group(1)) < size * size * 0.6
 
 
 def test_under_a_reparenting_window_manager(tmp_path: Path) -> None:
@@ -167,7 +173,7 @@ def test_a_window_that_is_not_pattern_is_refused_without_input(xserver: Xvfb,
     before, where = shot(), pointer(xserver.display)
     # Played as a nonogram: since `play` knows the 15-puzzle, a Fifteen window left to the
     # default game would rightly be played as one.
-    for args in (("--window", "Fifteen", "--game", "nonogram", "--profile", "pattern"),
+    for args in (("--window", "Fifteen", "--game", "nonogram", "--relearn"),
                  ("--window", "Fifteen", "--game", "nonogram")):
         result = run_play(xserver.display, *args, timeout=60)
         assert result.returncode == 2, result.stderr + result.stdout

@@ -111,7 +111,8 @@ class NonogramGame:
     """`autoplayer.games.base.Game` for nonograms, learning the game's rules as it plays."""
 
     name = "nonogram"
-    max_batches = 4
+    max_batches = 6
+    """The fills, the marks a game may want, and repairs of each."""
     unit = "cell"
     reads_clipped = False
     """Clues running off the window's edge are read as unknown tails (`read_nonogram`'s

@@ -124,6 +124,10 @@ class FlashWatch:
     swapped black for white. It follows the window if it moves.
     """
 
+    UNDECIDED_TOLERANCE = 40.0
+    """Luminance steps an undecided cell's centre may differ by from the grey of the first
+    look at the board."""
+
     def __init__(self, game: PatternProcess, interval: float = 0.002) -> None:
         self.game = game
         self.interval = interval
@@ -137,17 +141,22 @@ class FlashWatch:
         self.error: BaseException | None = None
 
     def start(self) -> FlashWatch:
+        from autoplayer.games.nonogram.model import UNKNOWN
         from autoplayer.games.nonogram.pattern.game import PatternGame
         from autoplayer.screen.capture import Frame
+        from autoplayer.vision.image import luminance
 
-        read = PatternGame().read(Frame(self.game.grab()))
-        if read.unknown_level is None or read.layout.ink_level is None:
+        pixels = self.game.grab()
+        read = PatternGame().read(Frame(pixels))
+        undecided = read.shown == UNKNOWN
+        if not undecided.any() or read.layout.ink_level is None:
             raise UserError("the flash watch needs a board with undecided cells and clues")
         self._xs = np.round(np.array(read.xs)).astype(int)
         self._ys = np.round(np.array(read.ys)).astype(int)
         self._first = read.shown.copy()
         self._ink = read.layout.ink_level
-        self._unknown = read.unknown_level
+        centres = luminance(pixels[self._ys[:, None], self._xs[None, :]])
+        self._unknown = float(np.median(centres[undecided]))
         self._board = read.grid
         self._thread = threading.Thread(target=self._run, name="pattern-flash-watch",
                                         daemon=True)
@@ -157,7 +166,6 @@ class FlashWatch:
     def _cells(self, screen: object, disp: object) -> np.ndarray:
         """Every cell's centre pixel: FILLED nearer the clue ink than an undecided cell's
         grey, EMPTY when far from that grey the other way, else UNKNOWN."""
-        from autoplayer.games.nonogram.game import UNDECIDED_TOLERANCE
         from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
         from autoplayer.geometry import Rect
         from autoplayer.screen.window import locate
@@ -168,7 +176,7 @@ class FlashWatch:
         shot = screen.grab(Rect(info.rect.x + r.x, info.rect.y + r.y, r.w, r.h))  # type: ignore[attr-defined]
         lum = luminance(shot.pixels[self._ys[:, None] - r.y, self._xs[None, :] - r.x])
         filled = np.abs(lum - self._ink) < np.abs(lum - self._unknown)
-        empty = ~filled & (np.abs(lum - self._unknown) > UNDECIDED_TOLERANCE)
+        empty = ~filled & (np.abs(lum - self._unknown) > self.UNDECIDED_TOLERANCE)
         return np.where(filled, FILLED, np.where(empty, EMPTY, UNKNOWN))
 
     def _run(self) -> None:
