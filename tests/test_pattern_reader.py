@@ -163,31 +163,12 @@ def test_digits_too_small_are_refused(tmp_path: Path) -> None:
         read(render(generate("25x25#small"), 12, tmp_path))
 
 
-def test_finished_means_every_cell_decided_and_every_clue_met() -> None:
-    grid = np.array([[1, 0, 1], [1, 1, 0], [0, 0, 1]], dtype=np.int8)
-    rows = [((1, 1), False, 0), ((2,), False, 0), ((1,), False, 0)]
-    cols = [((2,), False, 0), ((1,), False, 0), ((1, 1), False, 0)]
-    assert completion.finished(grid, rows, cols)
-    blacks_only = np.where(grid == FILLED, FILLED, UNKNOWN).astype(np.int8)
-    assert not completion.finished(blacks_only, rows, cols)  # Pattern's own rule
-    wrong = grid.copy()
-    wrong[2, 2] = EMPTY
-    assert not completion.finished(wrong, rows, cols)
+def test_a_clipped_clue_fits_by_its_visible_tail() -> None:
     # A clipped row counts by its visible tail, with the cut numbers before it.
-    assert completion.finished(grid, [((1,), True, 1), *rows[1:]], cols)
-    assert completion.finished(grid, [((1, 1), True, 0), *rows[1:]], cols)
-    assert not completion.finished(grid, [((1, 1), True, 1), *rows[1:]], cols)
-    assert not completion.finished(grid, [((2,), True, 0), *rows[1:]], cols)
-
-
-def test_the_completion_flash_is_the_whole_board_inverted() -> None:
-    solution = np.array([[1, 0], [0, 1]], dtype=np.int8)
-    assert completion.flashing(1 - solution, solution)
-    assert not completion.flashing(solution, solution)
-    partly = (1 - solution).copy()
-    partly[0, 0] = UNKNOWN
-    assert not completion.flashing(partly, solution)
-
+    assert completion.tail_fits((1, 1), (1,), 1)
+    assert completion.tail_fits((1, 1), (1, 1), 0)
+    assert not completion.tail_fits((1, 1), (1, 1), 1)
+    assert not completion.tail_fits((1, 1), (2,), 0)
 
 def test_the_committed_templates_cover_every_digit(templates: str) -> None:
     from autoplayer.vision.templates import load_templates

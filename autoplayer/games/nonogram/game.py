@@ -52,6 +52,9 @@ if TYPE_CHECKING:
     from autoplayer.screen.window import WindowInfo
 
 SOLVE_TIMEOUT = 20.0
+PARK_WAIT = 0.12
+"""Seconds a board must stay unchanged after the pointer is parked before its looks are
+taken (a hover tint fading out shows as a change, and is waited for)."""
 SIGN_WAIT = 1.5
 """Seconds to watch for the game's completion sign once the board is right."""
 WINDOW_CHANGE = 0.015
@@ -251,7 +254,8 @@ class NonogramGame:
 
         board = self.board_for(reading)
         started = time.monotonic()
-        first = learning.watch(hands, board, samples(reading.pixels, reading.raw.grid), [])
+        first = learning.watch(hands, board, samples(reading.pixels, reading.raw.grid), [],
+                               nothing=PARK_WAIT)
         if self.rules is None:
             exp = learning.learn(hands, board, solution, first.frame)
             self.rules, self.looks, self.presses = exp.rules, exp.looks, exp.presses

@@ -109,11 +109,12 @@ class Seen:
 
 
 def watch(hands: Hands, board: Board, before: np.ndarray, gestures: Sequence[Gesture],
-          *, clock: Callable[[], float] = time.monotonic) -> Seen:
+          *, nothing: float = NOTHING, clock: Callable[[], float] = time.monotonic) -> Seen:
     """Send the gestures, park, and capture until the game has drawn what they did.
 
     Drawn: a change in any cell's look, then two captures QUIET apart alike; or no
-    change for NOTHING seconds.
+    change for `nothing` seconds (a press must be given time to show; parking alone
+    needs less).
     """
     hands.act([*gestures, *board.park])
     start = clock()
@@ -125,7 +126,7 @@ def watch(hands: Hands, board: Board, before: np.ndarray, gestures: Sequence[Ges
         still = last is not None and last.shape == frame.pixels.shape and np.array_equal(
             last, frame.pixels)
         waited = clock() - start
-        if still and (changed or waited >= NOTHING):
+        if still and (changed or waited >= nothing):
             return Seen(frame, now, changed)
         if waited >= WATCH_LIMIT:
             return Seen(frame, now, changed)
@@ -214,7 +215,7 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
         others[cell] = False
         if others.any():
             # Something drew over cells the press did not touch: a menu, most likely.
-            seen = watch(hands, board, now, [Dismiss()])
+            seen = watch(hands, board, seen.now, [Dismiss()])  # watched until it is gone
             back = distance(seen.now, now) > max(exp.looks.tolerance * 2, 8.0)
             back[cell] = False
             if back.any():
