@@ -381,10 +381,41 @@ def _await_sign(game: Game[Any, Any, Any], source: FrameSource, frame: Any, read
         with _stage(report, "verify"):
             reading = game.read(frame, reading)
             check = game.check(reading, solution)
+        if check.complete:
+            frame, reading = _settled_sign(game, source, frame, reading, solution, report)
+            check = report.check
         if check.complete or check.wrong or check.blocked:
             report.check = check
             break
     return frame, reading
+
+
+SIGN_SETTLE = 1.0
+"""Longest wait for a sign to finish appearing (a dialog fading in, a layer dimming)."""
+
+
+def _settled_sign(game: Game[Any, Any, Any], source: FrameSource, frame: Any, reading: Any,
+                  solution: Any, report: Report) -> tuple[Any, Any]:
+    """Once a sign shows, wait for the window to stop changing and look again: a dialog
+    fading in is first a faint change over the board, and a frame the game drew while
+    still catching up with the input (the pointer's hover tint on cells the bot did not
+    press) is no sign at all. Only a sign still there when the window is still counts;
+    `report.check` is that second look."""
+    import numpy as np
+
+    deadline = time.monotonic() + SIGN_SETTLE
+    last = now = frame
+    while time.monotonic() < deadline:
+        time.sleep(SETTLE_INTERVAL)
+        with _stage(report, "capture"):
+            now = source.grab()
+        if now.pixels.shape == last.pixels.shape and np.array_equal(now.pixels, last.pixels):
+            break
+        last = now
+    with _stage(report, "verify"):
+        later = game.read(now, reading)
+        report.check = game.check(later, solution)
+    return now, later
 
 
 SETTLE_INTERVAL = 0.05
@@ -421,6 +452,9 @@ def _verify(game: Game[Any, Any, Any], source: FrameSource, frame: Any, reading:
             reading = game.read(frame, reading)
             report.check = check = game.check(reading, solution)
         now = time.monotonic()
+        if check.wrong == 0 and check.complete:
+            frame, reading = _settled_sign(game, source, frame, reading, solution, report)
+            check = report.check
         if check.wrong == 0 and check.complete is not False:
             return frame, reading
         pixels = _board_pixels(frame, board)

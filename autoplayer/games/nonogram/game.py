@@ -182,13 +182,13 @@ class NonogramGame:
                 continue
             picked = np.array([now[cell] for cell in cells])
             moved = distance(picked, np.array([batch.before[cell] for cell in cells]))
-            drawn = picked[moved > looks.tolerance_for(UNKNOWN)]
+            drawn = picked[moved > looks.change]
             if len(drawn) * 2 < len(cells):
                 continue  # not drawn yet (or not at all: check() will say)
             # The drawn cell nearest their median: a real look, not a blend of crosses
             # drawn a pixel apart.
             look = drawn[int(np.argmin(distance(drawn, np.median(drawn, axis=0))))]
-            if (look_distance(drawn, look) <= max(looks.tolerance * 2, 8.0)).mean() >= 0.5:
+            if (look_distance(drawn, look) <= looks.change).mean() >= 0.5:
                 looks = looks.with_look(state, look)
         self.looks = looks
 
@@ -408,14 +408,14 @@ class NonogramGame:
         if batch is None or looks is None or reading.samples is None:
             return Check(int(wrong.sum()), total, None, details)
         odd = shown == UNEXPLAINED
-        moved = distance(reading.samples, batch.before) > looks.tolerance_for(UNKNOWN)
+        moved = distance(reading.samples, batch.before) > looks.change
         others = moved & ~batch.touched
         around = window_change(batch.pixels, reading.pixels, reading.grid)
         if others.any() or around >= WINDOW_CHANGE:
-            # Something drew over the board: the cells inside the changed area (and any
-            # the bot cannot read) are hidden; they count as what the bot last saw there
-            # or made there. Everything else must be seen right.
-            hidden = odd | cover_area(others)
+            # Something drew over the board: the cells it changed (and any the bot cannot
+            # read) are hidden; they count as what the bot last saw there or made there.
+            # Everything else must be seen right.
+            hidden = odd | others
             predicted = batch.shown_before.copy()
             for cell, state in batch.expected.items():
                 predicted[cell] = state
@@ -501,16 +501,6 @@ def batch_record(reading: Reading, moves: Sequence[Stroke], profile: planner.Pro
     assert reading.samples is not None
     return Batch(touched, expected, gesture, reading.samples.copy(), reading.shown.copy(),
                  reading.pixels)
-
-
-def cover_area(changed: np.ndarray) -> np.ndarray:
-    """The cells a cover hides: the box around the cells it changed, a cell wider (a dialog
-    is a rectangle; cells under its plain middle may look like a fill or a blank)."""
-    out = np.zeros(changed.shape, bool)
-    if changed.any():
-        rows, cols = np.nonzero(changed)
-        out[max(0, rows.min() - 1):rows.max() + 2, max(0, cols.min() - 1):cols.max() + 2] = True
-    return out
 
 
 def window_change(before: np.ndarray | None, after: np.ndarray | None, board: Rect) -> float:

@@ -196,7 +196,7 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
 
     def look_of(cell: Cell, sample: np.ndarray) -> int | None:
         """Index into `found`, -1 for the cell's blank look, None for a new look."""
-        tol = max(exp.looks.tolerance * 2, 8.0)
+        tol = exp.looks.change
         blank = exp.looks.reference[cell]
         if distance(sample, blank) <= tol:
             return -1
@@ -211,12 +211,12 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
         seen = watch(hands, board, now, [board.click(cell, button)])
         exp.presses += 1
         exp.touched.add(cell)
-        others = distance(seen.now, now) > max(exp.looks.tolerance * 2, 8.0)
+        others = distance(seen.now, now) > exp.looks.change
         others[cell] = False
         if others.any():
             # Something drew over cells the press did not touch: a menu, most likely.
             seen = watch(hands, board, seen.now, [Dismiss()])  # watched until it is gone
-            back = distance(seen.now, now) > max(exp.looks.tolerance * 2, 8.0)
+            back = distance(seen.now, now) > exp.looks.change
             back[cell] = False
             if back.any():
                 where = ", ".join(exp.name(tuple(map(int, rc))) for rc in np.argwhere(back)[:4])

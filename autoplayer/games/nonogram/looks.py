@@ -136,6 +136,12 @@ class Looks:
         others = [float(distance(looks[state], v)) for s, v in looks.items() if s != state]
         return min(others) if others else 255.0
 
+    @property
+    def change(self) -> float:
+        """A cell whose picture moved by more than this has changed (well above noise,
+        well below any look a game draws)."""
+        return max(2 * self.tolerance, 8.0)
+
     def tolerance_for(self, state: int) -> float:
         return max(self.tolerance, MIN_TOLERANCE, SHARE_OF_SEPARATION * self.separation(state))
 
