@@ -412,10 +412,14 @@ class NonogramGame:
         others = moved & ~batch.touched
         around = window_change(batch.pixels, reading.pixels, reading.grid)
         if others.any() or around >= WINDOW_CHANGE:
-            # Something drew over the board: the cells it changed (and any the bot cannot
-            # read) are hidden; they count as what the bot last saw there or made there.
-            # Everything else must be seen right.
-            hidden = odd | others
+            # Something drew over the board: the cells it changed, any the bot cannot
+            # read, and the pressed cells within its reach that do not show what the press
+            # made (a dialog's plain middle may look like a fill) are hidden; they count as
+            # what the bot last saw or made there. Everything else must be seen right.
+            made = np.zeros(shown.shape, bool)
+            for cell, state in batch.expected.items():
+                made[cell] = shown[cell] == state
+            hidden = odd | others | (batch.touched & ~made & box_around(others))
             predicted = batch.shown_before.copy()
             for cell, state in batch.expected.items():
                 predicted[cell] = state
@@ -501,6 +505,15 @@ def batch_record(reading: Reading, moves: Sequence[Stroke], profile: planner.Pro
     assert reading.samples is not None
     return Batch(touched, expected, gesture, reading.samples.copy(), reading.shown.copy(),
                  reading.pixels)
+
+
+def box_around(cells: np.ndarray) -> np.ndarray:
+    """The rectangle of cells spanning every True cell (a dialog is a rectangle)."""
+    out = np.zeros(cells.shape, bool)
+    if cells.any():
+        rows, cols = np.nonzero(cells)
+        out[rows.min():rows.max() + 1, cols.min():cols.max() + 1] = True
+    return out
 
 
 def window_change(before: np.ndarray | None, after: np.ndarray | None, board: Rect) -> float:
