@@ -411,6 +411,13 @@ class NonogramGame:
         moved = distance(reading.samples, batch.before) > looks.change
         others = moved & ~batch.touched
         around = window_change(batch.pixels, reading.pixels, reading.grid)
+        if around < WINDOW_CHANGE and others.any() and in_one_row_and_column(others):
+            # A row and a column lit: the pointer's hover in a frame the game drew while
+            # still catching up with the input. Not settled: those cells are not counted
+            # right until the game has drawn the pointer parked.
+            late = wrong | others
+            details = tuple(f"row {r + 1} column {c + 1}" for r, c in np.argwhere(late)[:5])
+            return Check(int(late.sum()), total, None, details)
         if others.any() or around >= WINDOW_CHANGE:
             # Something drew over the board: the cells it changed, any the bot cannot
             # read, and the pressed cells within its reach that do not show what the press
@@ -505,6 +512,14 @@ def batch_record(reading: Reading, moves: Sequence[Stroke], profile: planner.Pro
     assert reading.samples is not None
     return Batch(touched, expected, gesture, reading.samples.copy(), reading.shown.copy(),
                  reading.pixels)
+
+
+def in_one_row_and_column(cells: np.ndarray) -> bool:
+    """Whether every True cell lies in one row or one column (a hover cross)."""
+    rows, cols = np.nonzero(cells)
+    r0 = np.bincount(rows).argmax()
+    c0 = np.bincount(cols).argmax()
+    return bool(((rows == r0) | (cols == c0)).all())
 
 
 def box_around(cells: np.ndarray) -> np.ndarray:
