@@ -37,9 +37,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="play a game shown on the screen: read it, solve it, click it out, verify",
         description="Captures the game (a window found by title, a screen region or a "
         "monitor), reads the puzzle, solves it, sends the fewest clicks and drags, then "
-        "captures again and repairs any cell that did not take. Esc or moving the mouse "
-        "aborts (exit 3). Exit 0 solved and verified, 1 not solved after the repairs "
-        "allowed, 2 bad input (unreadable board, no such window), 3 aborted.",
+        "captures again and repairs any cell that did not take. A nonogram game's looks, "
+        "buttons, drags and sign of completion are learned on the board the first time "
+        "(a few watched presses) and kept per window in the user's config directory. "
+        "Esc or moving the mouse aborts (exit 3). Exit 0 every cell verified (the report "
+        "says whether the game showed it solved), 1 not solved after the repairs allowed "
+        "or stopped because the game did something the bot cannot explain or something "
+        "covers the board, 2 bad input (unreadable board, no such window, bad rules "
+        "file), 3 aborted.",
     )
     where = play.add_mutually_exclusive_group()
     where.add_argument("--window", metavar="TITLE",
