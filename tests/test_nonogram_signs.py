@@ -136,3 +136,18 @@ def test_the_parking_pointer_rests_on_its_corner_cell_before_it_leaves() -> None
     assert to_screen(route[0], (1000, 500)) == replace(route[0], x=route[0].x + 1000,
                                                        y=route[0].y + 500)
     assert to_screen(Move(1, 2, 0.25), (10, 10)) == Move(11, 12, 0.25)
+
+
+def test_the_parking_row_and_column_lit_or_not_is_no_sign() -> None:
+    """A game draws the pointer passing its parking cell (or its leaving the board) a
+    moment late: a look changing there is read, but is no evidence of a sign; anywhere
+    else, a cell the bot did not press changing is one (here, a block)."""
+    game, reading = started()
+    assert game.board_for(reading).park_cell == (0, 0)
+    right = picture(((0, 0), (0, 1)))
+    for cell, blocked in (((3, 0), False), ((0, 3), False), ((3, 3), True)):
+        r, c = cell
+        (y0, y1), (x0, x1) = GRID.ys[r], GRID.xs[c]
+        changed = fill(right, x0, y0, x1 - x0, y1 - y0, 0)
+        check = game.check(game.read(Frame(changed), reading), SOLUTION)
+        assert (check.wrong, check.complete, check.blocked is not None) == (1, None, blocked)

@@ -375,7 +375,12 @@ class NonogramGame:
         odd = shown == UNEXPLAINED
         under = covered_cells(reading)
         moved = distance(reading.samples, batch.before) > looks.tolerance_for(UNKNOWN)
-        others = moved & ~batch.touched & ~under
+        # The parking pointer's row and column show its hover or not as the game has drawn
+        # the pointer passing through them: a change there is no sign.
+        lit = np.zeros(shown.shape, bool)
+        pr, pc = self.board_for(reading).park_cell
+        lit[pr, :] = lit[:, pc] = True
+        others = moved & ~batch.touched & ~under & ~lit
         around = self._since_right(reading, bool(wrong.any() or others.any()))
         if reading.covers or others.any() or around >= WINDOW_CHANGE:
             seen_wrong = wrong & ~odd & ~under
