@@ -151,3 +151,18 @@ def test_the_parking_row_and_column_lit_or_not_is_no_sign() -> None:
         changed = fill(right, x0, y0, x1 - x0, y1 - y0, 0)
         check = game.check(game.read(Frame(changed), reading), SOLUTION)
         assert (check.wrong, check.complete, check.blocked is not None) == (1, None, blocked)
+
+
+def test_a_dim_layer_over_the_board_is_read_through() -> None:
+    """A browser dims the whole page behind its alert: every look blended towards black
+    alike. The board is read through the blend: right, the layer is the sign; wrong, the
+    bot stops."""
+    game, reading = started()
+    dimmed = (picture(((0, 0), (0, 1))) * 0.4).astype(np.uint8)
+    check = game.check(game.read(Frame(dimmed), reading), SOLUTION)
+    assert (check.wrong, check.complete, check.sign) == (0, True, "a layer over the board")
+    game, reading = started()
+    dimmed = (picture(((0, 0),)) * 0.4).astype(np.uint8)
+    check = game.check(game.read(Frame(dimmed), reading), SOLUTION)
+    assert check.complete is None and check.wrong == 1
+    assert check.blocked is not None and "a layer over the board" in check.blocked

@@ -32,6 +32,7 @@ from autoplayer.games.nonogram.looks import (
     UNEXPLAINED,
     Looks,
     distance,
+    fit_tint,
     look_distance,
     reference_looks,
     samples,
@@ -61,6 +62,9 @@ SIGN_WAIT = 1.5
 PARK_DWELL = 0.05
 """Seconds the parking pointer rests on its corner cell before it leaves the board: a
 toolkit that merges queued motions would otherwise never see it enter that cell."""
+LAYER_SHARE = 0.9
+"""Share of the cells the bot did not press that must change at once to be read as a layer
+over the board (a dim), through which every look is seen blended alike."""
 WINDOW_CHANGE = 0.015
 """Share of the window around the board that must change to count as a sign (a dialog, an
 alert); status text and a ticking clock change far less."""
@@ -364,9 +368,13 @@ class NonogramGame:
     def check(self, reading: Reading, solution: np.ndarray) -> Check:
         profile = self._profile()
         shown = reading.shown
-        wrong = np.array([[int(have) not in planner.wanted(int(solution[r, c]), profile)
-                           for c, have in enumerate(row)] for r, row in enumerate(shown)],
-                         bool).reshape(shown.shape)
+
+        def wrong_in(shown: np.ndarray) -> np.ndarray:
+            return np.array([[int(have) not in planner.wanted(int(solution[r, c]), profile)
+                              for c, have in enumerate(row)] for r, row in enumerate(shown)],
+                            bool).reshape(shown.shape)
+
+        wrong = wrong_in(shown)
         details = tuple(f"row {r + 1} column {c + 1}" for r, c in np.argwhere(wrong)[:5])
         total = int(solution.size)
         batch, looks = self._batch, self.looks
@@ -380,11 +388,24 @@ class NonogramGame:
         lit = np.zeros(shown.shape, bool)
         pr, pc = self.board_for(reading).park_cell
         lit[pr, :] = lit[:, pc] = True
-        others = moved & ~batch.touched & ~under & ~lit
+        free = ~batch.touched & ~under & ~lit
+        others = moved & free
         around = self._since_right(reading, bool(wrong.any() or others.any()))
+        layer = None
+        if free.any() and others.sum() >= LAYER_SHARE * free.sum():
+            # Nearly every cell the bot did not press changed at once: a layer over the
+            # board (a dim behind a dialog) draws every look blended alike. Read through it.
+            layer = fit_tint(batch.before[free], reading.samples[free],
+                             max(looks.tolerance * 2, 8.0))
+        if layer is not None:
+            through = looks.through(layer)
+            shown, _ = through.classify(reading.samples)
+            wrong, odd = wrong_in(shown), shown == UNEXPLAINED
+            details = tuple(f"row {r + 1} column {c + 1}" for r, c in np.argwhere(wrong)[:5])
         if reading.covers or others.any() or around >= WINDOW_CHANGE:
             seen_wrong = wrong & ~odd & ~under
-            what = sign_words(float(others.mean()), around, reading.covers)
+            what = ("a layer over the board" if layer is not None else
+                    sign_words(float(others.mean()), around, reading.covers))
             if not seen_wrong.any():
                 hidden = int((odd | under).sum())
                 note = (f"{hidden} cells hidden under it" if hidden else "")
