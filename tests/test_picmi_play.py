@@ -18,8 +18,8 @@ is played; and it keeps the row and column of the last cell the pointer entered
 lit, wherever the pointer goes (Qt merges queued motion events, so the pointer
 must rest on the cell it parks through).
 
-Runtime: about 7-12 s a board with learning (Picmi starts in about 1 s), 3-5 s
-with a profile.
+Runtime: about 4-8 s a board with learning (Picmi starts in about 1 s), 2-3 s
+with a profile; about 40 s for the file (60 s with both cores busy elsewhere).
 """
 
 from __future__ import annotations
