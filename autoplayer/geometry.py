@@ -92,6 +92,11 @@ class Move:
 
     x: int
     y: int
+    dwell: float = 0.0
+    """Seconds the pointer stays here before anything else is sent. A toolkit that
+    handles only the last of several queued motions (Qt compresses them) never sees a
+    point the pointer only passed through on its way: a game that lights the cell the
+    pointer entered would keep the one before."""
 
 
 @dataclass(frozen=True)
@@ -130,5 +135,5 @@ def to_screen(gesture: Gesture, origin: tuple[int, int], scale: float = 1.0) -> 
         return Drag(tx(gesture.x0), ty(gesture.y0), tx(gesture.x1), ty(gesture.y1),
                     gesture.button, gesture.steps)
     if isinstance(gesture, Move):
-        return Move(tx(gesture.x), ty(gesture.y))
+        return Move(tx(gesture.x), ty(gesture.y), gesture.dwell)
     return gesture

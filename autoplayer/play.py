@@ -19,7 +19,7 @@ from typing import Any
 from autoplayer.errors import Aborted, UserError
 from autoplayer.games.base import Check, Game
 from autoplayer.geometry import Move, Rect, to_screen
-from autoplayer.screen.input import InputDriver, Pace
+from autoplayer.screen.input import InputDriver, Pace, check_inside
 from autoplayer.screen.source import FrameSource
 
 STAGES = ("capture", "read", "solve", "learn", "plan", "input", "verify")
@@ -349,6 +349,8 @@ class _Hands:
         self.reading: Any = None
 
     def act(self, gestures: Any) -> None:
+        """The gestures; a parking route at their end (moves only) is sent once the game
+        has drawn the rest (`until_drawn`)."""
         frame, report = self.frame, self.report
         bounds = frame.rect_to_screen(self.game.board(self.reading))
         on_screen = [to_screen(g, frame.origin, frame.scale) for g in gestures]
@@ -359,8 +361,38 @@ class _Hands:
         if report.first_input is None:
             report.first_input = time.perf_counter() - self.started
             report.first_input_epoch = time.time()
-        driver.perform(on_screen)
+        check_inside(on_screen, bounds)  # the whole batch, before any of it is sent
+        split = len(on_screen)
+        while split > 0 and isinstance(on_screen[split - 1], Move):
+            split -= 1
+        if 0 < split < len(on_screen):
+            driver.perform(on_screen[:split])
+            self.until_drawn(bounds)
+            driver.perform(on_screen[split:])
+        else:
+            driver.perform(on_screen)
         report.gestures += sum(1 for g in on_screen if not isinstance(g, Move))
+
+    def until_drawn(self, board: Rect) -> None:
+        """Wait until the board has looked the same for PARK_QUIET seconds (at most
+        PARK_LIMIT): the game has handled the input sent so far.
+
+        A toolkit busy drawing queues the pointer's motions and then handles only the
+        last of them (Qt merges them), so a parking route sent at once would never be
+        seen to enter the cell it passes through: a game that keeps the last cell
+        entered lit would keep the one pressed last instead."""
+        import numpy as np
+
+        deadline = time.monotonic() + PARK_LIMIT
+        last, since = None, time.monotonic()
+        while time.monotonic() < deadline:
+            pixels = _board_pixels(self.source.grab(), board)
+            now = time.monotonic()
+            if last is None or last.shape != pixels.shape or not np.array_equal(last, pixels):
+                last, since = pixels, now
+            elif now - since >= PARK_QUIET:
+                return
+            time.sleep(SETTLE_INTERVAL)
 
     def grab(self) -> Any:
         frame = self.source.grab()
@@ -419,6 +451,9 @@ def _settled_sign(game: Game[Any, Any, Any], source: FrameSource, frame: Any, re
 
 
 SETTLE_INTERVAL = 0.05
+PARK_QUIET = 0.08
+"""Stillness of the board that counts as input handled, before the pointer is parked."""
+PARK_LIMIT = 1.0
 SETTLE_QUIET = 0.3
 """Stillness that counts as drawn when the board shows every change the batch made."""
 SETTLE_LONG_QUIET = 2.5

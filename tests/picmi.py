@@ -346,9 +346,23 @@ class PicmiGame:
         return self
 
     def _load_level(self) -> None:
-        """Game > Load, then OK on the first (our) level."""
-        self._xdotool("windowfocus", "--sync", str(self.window_id), "key", "ctrl+o")
-        dialog = self._wait_window(LOAD_DIALOG, exact=False)
+        """Game > Load, then OK on the first (our) level. Ctrl+O is sent again (to the
+        main window found afresh) when focusing the window fails or no dialog opens
+        within a few seconds: while Picmi is still starting up, now and then its window
+        cannot take the focus yet, or the key is lost."""
+        tries = 3
+        for attempt in range(tries):
+            try:
+                self._xdotool("windowfocus", "--sync", str(self.window_id), "key", "ctrl+o")
+                dialog = self._wait_window(LOAD_DIALOG, exact=False,
+                                           timeout=self.timeout / tries)
+                break
+            except (PicmiDied, subprocess.CalledProcessError):
+                self.check_alive()
+                if attempt == tries - 1:
+                    raise
+                time.sleep(0.5)
+                self.window_id = self._wait_window(TITLE, exact=True)
         self._xdotool("windowfocus", "--sync", str(dialog), "key", "ctrl+Return")
         deadline = time.monotonic() + self.timeout
         while self._window_ids(LOAD_DIALOG, exact=False):
@@ -531,8 +545,9 @@ class PicmiGame:
         finally:
             disp.close()
 
-    def _wait_window(self, title: str, exact: bool) -> int:
-        deadline = time.monotonic() + self.timeout
+    def _wait_window(self, title: str, exact: bool, timeout: float | None = None) -> int:
+        timeout = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + timeout
         while True:
             self.check_alive()
             ids = self._window_ids(title, exact)
@@ -540,7 +555,7 @@ class PicmiGame:
                 return ids[0]
             if time.monotonic() > deadline:
                 raise PicmiDied(f"no single Picmi window titled {title!r} appeared within "
-                                f"{self.timeout:g} s (found {len(ids)}){self._stderr_tail()}")
+                                f"{timeout:g} s (found {len(ids)}){self._stderr_tail()}")
             time.sleep(0.05)
 
     # --- stopping -------------------------------------------------------------------

@@ -196,3 +196,38 @@ def test_verification_rereads_with_the_previous_reading() -> None:
     game = RowGame([1, 1])
     play(game, screen, driver_factory=factory(screen, []))
     assert game.reads == [False, True]
+
+
+def test_a_parking_route_is_sent_once_the_game_has_drawn_the_input_before_it() -> None:
+    """Qt handles only the last of several queued motions: parking moves sent while the
+    game is still busy with the clicks would never be seen to pass their cell."""
+    from autoplayer.geometry import Move
+    from autoplayer.play import Report, _Hands
+
+    screen = Screen([0, 0, 0])
+    log: list[object] = []
+
+    class Recorder:
+        reach: Rect | None = None
+
+        def perform(self, gestures: Sequence[Gesture]) -> None:
+            log.append([type(g).__name__ for g in gestures])
+            for g in gestures:
+                if isinstance(g, Click):
+                    screen.click(g.x, g.y)
+
+    class Early:
+        def get(self, bounds: Rect) -> Recorder:
+            return Recorder()
+
+    game = RowGame([1, 0, 0])
+    hands = _Hands(Early(), screen, game, Report("row"), 0.0)  # type: ignore[arg-type]
+    hands.frame = screen.grab()
+    hands.reading = game.read(hands.frame)
+    grabs = screen.grabs
+    hands.act([Click(5, 5), Move(25, 5, 0.01), Move(40, 5)])
+    assert log == [["Click"], ["Move", "Move"]]
+    assert screen.grabs - grabs >= 2  # it looked until the board was still
+    log.clear()
+    hands.act([Move(25, 5), Move(40, 5)])  # nothing to wait for
+    assert log == [["Move", "Move"]]

@@ -22,16 +22,27 @@ if TYPE_CHECKING:
     from autoplayer.screen.window import WindowInfo
 
 
+@dataclass(frozen=True)
+class Cover:
+    """Another window over the one captured (a message box the game opened, a menu), in
+    the frame's pixels."""
+
+    rect: Rect
+    title: str
+
+
 @dataclass(frozen=True, eq=False)
 class Frame:
     """H×W×3 uint8 RGB pixels whose pixel (0, 0) sits at `origin` on the screen.
 
-    `scale` is frame pixels per screen unit (1.0 on X11).
+    `scale` is frame pixels per screen unit (1.0 on X11). `covers`: windows stacked
+    over a captured window when it was grabbed (only a window source knows them).
     """
 
     pixels: np.ndarray
     origin: tuple[int, int] = (0, 0)
     scale: float = 1.0
+    covers: tuple[Cover, ...] = ()
 
     @property
     def width(self) -> int:

@@ -302,6 +302,7 @@ class InputDriver:
             raise InputError(f"refusing to move the pointer to ({g.x}, {g.y}): outside the "
                              "window being played")
         self._move(g.x, g.y)
+        self._wait(g.dwell)
 
     def _dismiss(self) -> None:
         self._check()

@@ -7,10 +7,11 @@ would otherwise read or click another program.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Protocol
 
 from autoplayer.geometry import Rect
-from autoplayer.screen.capture import Frame, Screen
+from autoplayer.screen.capture import Cover, Frame, Screen
 
 
 class FrameSource(Protocol):
@@ -65,12 +66,17 @@ class WindowSource:
         from autoplayer.screen.window import check_visible, covering, locate
 
         self.window = locate(self.disp, self.window.id)
+        over = []
         if self.allow_cover and self.window.viewable:
             over = covering(self.disp, self.window)
             self.covered_by = over[0].describe() if over else None
         else:
             check_visible(self.disp, self.window)
-        return self.screen.grab_window(self.window)
+        frame = self.screen.grab_window(self.window)
+        if not over:
+            return frame
+        return replace(frame, covers=tuple(Cover(_frame_rect(frame, w.rect), w.title)
+                                           for w in over))
 
     def moved(self, frame: Frame) -> bool:
         from autoplayer.screen.window import locate
@@ -81,3 +87,12 @@ class WindowSource:
     def close(self) -> None:
         self.disp.close()
         self.screen.close()
+
+
+def _frame_rect(frame: Frame, rect: Rect) -> Rect:
+    """A screen rectangle in `frame`'s pixels, clipped to the frame."""
+    x0 = max(0, round((rect.x - frame.origin[0]) * frame.scale))
+    y0 = max(0, round((rect.y - frame.origin[1]) * frame.scale))
+    x1 = min(frame.width, round((rect.right - frame.origin[0]) * frame.scale))
+    y1 = min(frame.height, round((rect.bottom - frame.origin[1]) * frame.scale))
+    return Rect(x0, y0, max(0, x1 - x0), max(0, y1 - y0))

@@ -8,7 +8,11 @@ game in a small file (`rules.profile_path`) so a game seen before costs no
 experiment. Every verifying capture is read through the learned looks: a cell
 that shows a look no press made stops the bot, and cells it did not press
 changing under it are the game's completion sign (a dialog, a dim layer, a
-flash), or, before the board is right, a reason to stop sending input.
+flash), or, before the board is right, a reason to stop sending input. So is a
+window stacked over the game's (a message box it opened), and a change around
+the board once the board has shown right with no input since: not one the
+input itself brought (a game may echo its board beside it, a miniature of the
+picture, a move counter).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from autoplayer.games.nonogram.looks import (
     UNEXPLAINED,
     Looks,
     distance,
+    fit_tint,
     look_distance,
     reference_looks,
     samples,
@@ -57,6 +62,15 @@ PARK_WAIT = 0.12
 taken (a hover tint fading out shows as a change, and is waited for)."""
 SIGN_WAIT = 1.5
 """Seconds to watch for the game's completion sign once the board is right."""
+PARK_DWELL = 0.05
+"""Seconds the parking pointer rests on its corner cell before it leaves the board: a
+toolkit that merges queued motions would otherwise never see it enter that cell."""
+LAYER_SHARE = 0.9
+MIN_COVER = 4
+"""Unpressed cells that must change together to count as covered (a dialog spans cells;
+one cell changing is a cell drawn wrong)."""
+"""Share of the cells the bot did not press that must change at once to be read as a layer
+over the board (a dim), through which every look is seen blended alike."""
 WINDOW_CHANGE = 0.015
 """Share of the window around the board that must change to count as a sign (a dialog, an
 alert); status text and a ticking clock change far less."""
@@ -90,6 +104,8 @@ class Reading:
     """H×W×F: every cell's look (`looks.samples`), once the bot reads by learned looks."""
     pixels: np.ndarray | None = field(default=None, repr=False)
     """The frame it was read from (to see what changed around the board)."""
+    covers: tuple[Any, ...] = ()
+    """Windows over the game's when it was read (`capture.Cover`): a dialog it opened."""
 
 
 @dataclass
@@ -141,6 +157,10 @@ class NonogramGame:
         self.presses = 0
         """Presses the experiment took (0 on a game whose profile was loaded)."""
         self._batch: Batch | None = None
+        self._right: np.ndarray | None = None
+        """A frame since the last input that showed the board right, the window around
+        it still: what that window is compared with for a sign (`_since_right`)."""
+        self._settled = False
         self._finishing = False
         self._probes: dict[tuple[int, int], tuple[int, Button]] = {}
         """Cells pressed to learn what a button does from their state."""
@@ -160,15 +180,16 @@ class NonogramGame:
                                    source="window")
             return replace(reader_reading(result), layout=result.layout, pixels=frame.pixels)
         raw = previous.raw
+        covers = getattr(frame, "covers", ())
         if self.looks is None:
             state = read_cells(frame.pixels, raw.grid, previous.layout)
             return replace(previous, shown=state, raw=replace(raw, state=state),
-                           pixels=frame.pixels)
+                           pixels=frame.pixels, covers=covers)
         now = samples(frame.pixels, raw.grid)
         self._adopt_looks(now)
         state, _ = self.looks.classify(now)
         return replace(previous, shown=state, raw=replace(raw, state=state), samples=now,
-                       pixels=frame.pixels)
+                       pixels=frame.pixels, covers=covers)
 
     def _adopt_looks(self, now: np.ndarray) -> None:
         """With rules from a profile, the first batch teaches this board's looks: the cells
@@ -290,7 +311,7 @@ class NonogramGame:
             ((cell, (x, y)) for cell, (x, y) in corners if 0 <= x < w and 0 <= y < h),
             ((0, 0), (max(0, b.x - 2), max(0, b.y - 2))))
         cell = (r, c)
-        route = (Move(round(reading.xs[c]), round(reading.ys[r])), Move(int(x), int(y)))
+        route = (Move(round(reading.xs[c]), round(reading.ys[r]), PARK_DWELL), Move(int(x), int(y)))
         return Board(grid, reading.xs, reading.ys, route, cell)
 
     def _save(self) -> None:
@@ -387,6 +408,7 @@ class NonogramGame:
         if self.looks is not None and reading.samples is not None:
             out += list(self.board_for(reading).park)
             self._batch = batch_record(reading, moves, profile)
+            self._right, self._settled = None, False
         return out
 
     def units(self, moves: Sequence[Stroke]) -> int:
@@ -399,51 +421,81 @@ class NonogramGame:
     def check(self, reading: Reading, solution: np.ndarray) -> Check:
         profile = self._profile()
         shown = reading.shown
-        wrong = np.array([[int(have) not in planner.wanted(int(solution[r, c]), profile)
-                           for c, have in enumerate(row)] for r, row in enumerate(shown)],
-                         bool).reshape(shown.shape)
+
+        def wrong_in(shown: np.ndarray) -> np.ndarray:
+            return np.array([[int(have) not in planner.wanted(int(solution[r, c]), profile)
+                              for c, have in enumerate(row)] for r, row in enumerate(shown)],
+                            bool).reshape(shown.shape)
+
+        wrong = wrong_in(shown)
         details = tuple(f"row {r + 1} column {c + 1}" for r, c in np.argwhere(wrong)[:5])
         total = int(solution.size)
         batch, looks = self._batch, self.looks
         if batch is None or looks is None or reading.samples is None:
             return Check(int(wrong.sum()), total, None, details)
         odd = shown == UNEXPLAINED
+        under = covered_cells(reading)
         moved = distance(reading.samples, batch.before) > looks.change
-        others = moved & ~batch.touched
-        around = window_change(batch.pixels, reading.pixels, reading.grid)
-        if around < WINDOW_CHANGE and others.any() and in_one_row_and_column(others):
+        # The parking pointer's row and column show its hover or not as the game has drawn
+        # the pointer passing through them: a change there is no sign.
+        lit = np.zeros(shown.shape, bool)
+        pr, pc = self.board_for(reading).park_cell
+        lit[pr, :] = lit[:, pc] = True
+        free = ~batch.touched & ~under & ~lit
+        others = moved & free
+        around = self._since_right(reading, bool(wrong.any() or others.any()))
+        if (not reading.covers and around < WINDOW_CHANGE and others.sum() >= 2
+                and in_one_row_and_column(others)):
             # A row and a column lit: the pointer's hover in a frame the game drew while
             # still catching up with the input. Not settled: those cells are not counted
             # right until the game has drawn the pointer parked.
             late = wrong | others
             details = tuple(f"row {r + 1} column {c + 1}" for r, c in np.argwhere(late)[:5])
             return Check(int(late.sum()), total, None, details)
-        if others.any() or around >= WINDOW_CHANGE:
-            # Something drew over the board: the cells it changed, any the bot cannot
-            # read, and the pressed cells within its reach that do not show what the press
-            # made (a dialog's plain middle may look like a fill) are hidden; they count as
-            # what the bot last saw or made there. Everything else must be seen right.
-            made = np.zeros(shown.shape, bool)
-            for cell, state in batch.expected.items():
-                made[cell] = shown[cell] == state
-            hidden = odd | others | (batch.touched & ~made & box_around(others))
+        layer = None
+        if free.any() and others.sum() >= LAYER_SHARE * free.sum():
+            # Nearly every cell the bot did not press changed at once: a layer over the
+            # board (a dim behind a dialog) draws every look blended alike. Read through it.
+            layer = fit_tint(batch.before[free], reading.samples[free], looks.change)
+        if layer is not None:
+            through = looks.through(layer)
+            shown, _ = through.classify(reading.samples)
+            wrong, odd = wrong_in(shown), shown == UNEXPLAINED
+            details = tuple(f"row {r + 1} column {c + 1}" for r, c in np.argwhere(wrong)[:5])
+        if reading.covers or others.any() or around >= WINDOW_CHANGE:
+            # Something drew over the board: the cells under a window over the game, the
+            # cells it changed, any the bot cannot read, and the pressed cells within its
+            # reach that do not show what the press made (a dialog's plain middle may look
+            # like a fill) are hidden; they count as what the bot last saw or made there.
+            # Everything else must be seen right.
+            hidden = odd | under
+            if layer is None and (reading.covers or others.sum() >= MIN_COVER):
+                # A cover over cells: those it changed, the pressed ones within its reach
+                # that do not show what the press made (a dialog's plain middle may look
+                # like a fill), and the parking row and column where they changed.
+                made = np.zeros(shown.shape, bool)
+                for cell, state in batch.expected.items():
+                    made[cell] = shown[cell] == state
+                lit_moved = moved & lit & ~batch.touched
+                reach = box_around(others | under | lit_moved)
+                hidden = hidden | others | (batch.touched & ~made & reach) | lit_moved
             predicted = batch.shown_before.copy()
             for cell, state in batch.expected.items():
                 predicted[cell] = state
-            right_hidden = np.array([[int(v) in planner.wanted(int(solution[r, c]), profile)
-                                      for c, v in enumerate(row)]
-                                     for r, row in enumerate(predicted)]).reshape(shown.shape)
+            right_hidden = ~wrong_in(predicted)
             seen_wrong = (wrong & ~hidden) | (hidden & ~right_hidden)
-            what = sign_words(float(others.mean()), around)
+            what = ("a layer over the board" if layer is not None else
+                    sign_words(float(others.mean()), around, reading.covers))
             if not seen_wrong.any():
-                n = int(hidden.sum())
+                n = int(np.asarray(hidden).sum())
                 note = f"{n} cells hidden under it, last seen or made right" if n else ""
                 return Check(0, total, True, (note,) if note else (), sign=what)
             return Check(int(wrong.sum()), total, None, details, blocked=(
                 f"the game shows {what} ({int(others.sum())} cells the bot did not press "
-                f"changed look, {around:.0%} of the window around the board) while "
-                f"{int(seen_wrong.sum())} cells are still wrong or unreadable; the bot sends "
-                "no input while something covers the board"))
+                f"changed look, {around:.0%} of the window around the board changed after "
+                f"it showed the board right) while {int(seen_wrong.sum())} cells are still "
+                "wrong or unreadable; the bot sends no input while something covers the "
+                "board"))
         if odd.any():
             cells = [tuple(map(int, rc)) for rc in np.argwhere(odd)]
             r, c = cells[0]
@@ -457,6 +509,22 @@ class NonogramGame:
                 f"{len(cells)} cells show a look the bot has not seen its presses make: "
                 f"row {r + 1} column {c + 1}{after}{meant}{hint}"))
         return Check(int(wrong.sum()), total, None, details)
+
+    def _since_right(self, reading: Reading, wrong: bool) -> float:
+        """Share of the window around the board that changed since the board was seen
+        right after the last input, with the window around it still (0 until then).
+
+        Not since the input: a game echoes its board around it as it is played (a
+        miniature of the picture, a move counter), and that is no sign. What changes
+        once the board shows right and no input has followed is the game's own doing."""
+        if not self._settled:
+            # The reference is a right board whose surroundings have stopped changing
+            # (the echo of the last presses may be drawn a frame after the cells).
+            last, self._right = self._right, None if wrong else reading.pixels
+            self._settled = last is not None and self._right is not None and window_change(
+                last, self._right, reading.grid) < WINDOW_CHANGE / 10
+            return 0.0
+        return window_change(self._right, reading.pixels, reading.grid)
 
     def outline(self, reading: Reading, solution: np.ndarray) -> tuple[list[Gesture], str]:
         """A dry run's count of gestures: by the profile's rules, or by the commonest ones
@@ -543,9 +611,23 @@ def window_change(before: np.ndarray | None, after: np.ndarray | None, board: Re
     return float(diff[keep].mean()) if keep.any() else 0.0
 
 
-def sign_words(cells: float, around: float) -> str:
-    """What the game showed, in words, from the share of unpressed cells and of the
-    window around the board that changed."""
+def covered_cells(reading: Reading) -> np.ndarray:
+    """H×W bool: cells whose centre lies under a window over the game's."""
+    under = np.zeros(reading.shown.shape, bool)
+    for cover in reading.covers:
+        r = cover.rect
+        cols = np.array([r.x <= x < r.right for x in reading.xs])
+        rows = np.array([r.y <= y < r.bottom for y in reading.ys])
+        under |= rows[:, None] & cols[None, :]
+    return under
+
+
+def sign_words(cells: float, around: float, covers: Sequence[Any] = ()) -> str:
+    """What the game showed, in words, from the windows over the game's, and the share of
+    unpressed cells and of the window around the board that changed."""
+    if covers:
+        title = covers[0].title
+        return f"a window over it ({title!r})" if title else "a window over it"
     if around >= WINDOW_CHANGE and cells >= 0.9:
         return "a layer over its whole window"
     if around >= WINDOW_CHANGE and cells > 0:

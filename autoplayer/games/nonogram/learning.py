@@ -214,6 +214,12 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
         others = distance(seen.now, now) > exp.looks.change
         others[cell] = False
         if others.any():
+            # The game may have missed the pointer passing its parking cell (it keeps
+            # the pressed cell's row and column lit): park again before anything else.
+            seen = watch(hands, board, now, [])
+            others = distance(seen.now, now) > max(exp.looks.tolerance * 2, 8.0)
+            others[cell] = False
+        if others.any():
             # Something drew over cells the press did not touch: a menu, most likely.
             seen = watch(hands, board, seen.now, [Dismiss()])  # watched until it is gone
             back = distance(seen.now, now) > exp.looks.change

@@ -90,7 +90,8 @@ class Tint:
 
 
 def fit_tint(look: np.ndarray, seen: np.ndarray, tolerance: float) -> Tint | None:
-    """The blend of `look` towards white or black that draws `seen`, if one does."""
+    """The blend of `look` towards white or black that draws `seen`, if one does (`look`
+    and `seen` may be stacks of cells: one blend for all of them)."""
     best: tuple[float, Tint] | None = None
     for towards in (255.0, 0.0):
         span = towards - look
@@ -101,7 +102,7 @@ def fit_tint(look: np.ndarray, seen: np.ndarray, tolerance: float) -> Tint | Non
         if not 0.02 < alpha < 0.85:
             continue
         tint = Tint(alpha, towards)
-        residual = float(distance(tint.apply(look), seen))
+        residual = float(np.mean(distance(tint.apply(look), seen)))
         if residual <= tolerance and (best is None or residual < best[0]):
             best = (residual, tint)
     return None if best is None else best[1]
@@ -129,6 +130,15 @@ class Looks:
 
     def with_look(self, state: int, look: np.ndarray) -> Looks:
         return replace(self, learned={**self.learned, state: np.asarray(look, np.float32)})
+
+    def through(self, tint: Tint) -> Looks:
+        """These looks as seen through a layer over the whole board: `tint` on every look.
+        (The hover band's learned looks are left untinted by the hover: a cell there that
+        reads as nothing under the layer is hidden, not wrong.)"""
+        return replace(self, reference=tint.apply(self.reference).astype(np.float32),
+                       blank_look=tint.apply(self.blank_look).astype(np.float32), tints={},
+                       learned={s: tint.apply(v).astype(np.float32)
+                                for s, v in self.learned.items()})
 
     def separation(self, state: int) -> float:
         """Distance from `state`'s look to the nearest other look known."""
