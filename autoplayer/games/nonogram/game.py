@@ -172,7 +172,11 @@ class NonogramGame:
                 continue
             picked = np.array([now[cell] for cell in cells])
             moved = distance(picked, np.array([batch.before[cell] for cell in cells]))
-            drawn = picked[moved > looks.tolerance_for(UNKNOWN)]
+            # Changed beyond the board's noise, as the experiment judges a press: not by
+            # how far blank lies from the looks known (with a dark fill known, that would
+            # take a thin cross or a light fill for blank, and the next batch would press
+            # those cells again).
+            drawn = picked[moved > max(looks.tolerance * 2, 8.0)]
             if len(drawn) * 2 < len(cells):
                 continue  # not drawn yet (or not at all: check() will say)
             # The drawn cell nearest their median: a real look, not a blend of crosses
