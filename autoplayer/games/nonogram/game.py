@@ -203,6 +203,10 @@ class NonogramGame:
                 continue
             picked = np.array([now[cell] for cell in cells])
             moved = distance(picked, np.array([batch.before[cell] for cell in cells]))
+            # Changed beyond the board's noise, as the experiment judges a press: not by
+            # how far blank lies from the looks known (with a dark fill known, that would
+            # take a thin cross or a light fill for blank, and the next batch would press
+            # those cells again).
             drawn = picked[moved > looks.change]
             if len(drawn) * 2 < len(cells):
                 continue  # not drawn yet (or not at all: check() will say)

@@ -27,7 +27,7 @@ stops the bot (`Unexplained`), naming the cell, the gesture and the look.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -54,6 +54,11 @@ Cell = tuple[int, int]
 
 QUIET = 0.05
 """A drawn press: two captures this far apart show the same pixels."""
+POLL = 0.015
+"""Captures this far apart while a press shows no change yet (for FAST_FOR seconds): a
+game draws a press a frame or two after it, and seeing that sooner is time saved on
+every press; stillness is still judged over QUIET."""
+FAST_FOR = 0.2
 NOTHING = 0.35
 """A press that shows no change for this long did nothing."""
 WATCH_LIMIT = 2.0
@@ -109,29 +114,44 @@ class Seen:
 
 
 def watch(hands: Hands, board: Board, before: np.ndarray, gestures: Sequence[Gesture],
-          *, nothing: float = NOTHING, clock: Callable[[], float] = time.monotonic) -> Seen:
+          *, touched: Collection[Cell] | None = None, nothing: float = NOTHING,
+          clock: Callable[[], float] = time.monotonic) -> Seen:
     """Send the gestures, park, and capture until the game has drawn what they did.
 
-    Drawn: a change in any cell's look, then two captures QUIET apart alike; or no
-    change for `nothing` seconds (a press must be given time to show; parking alone
-    needs less).
+    Drawn: a change in any cell's look, then the same pixels for QUIET; or no change
+    for `nothing` seconds (a press must be given time to show; parking alone needs
+    less). A change on cells the gestures do not touch (`touched`, when given) must
+    hold for NOTHING too: a menu stays, but a page lagging behind the pointer (its
+    highlight still on the pressed cell's row) moves on. Until the first change the
+    captures come POLL apart.
     """
     hands.act([*gestures, *board.park])
     start = clock()
+    mask = None
+    if touched is not None:
+        mask = np.zeros(before.shape[:2], bool)
+        for cell in touched:
+            mask[cell] = True
     last: np.ndarray | None = None
+    since = start
     while True:
         frame = hands.grab()
+        seen_at = clock()
         now = samples(frame.pixels, board.grid)
-        changed = bool((distance(now, before) > 4.0).any())
-        still = last is not None and last.shape == frame.pixels.shape and np.array_equal(
-            last, frame.pixels)
-        waited = clock() - start
-        if still and (changed or waited >= nothing):
+        moved = distance(now, before) > 4.0
+        changed = bool(moved.any())
+        if last is None or last.shape != frame.pixels.shape or not np.array_equal(
+                last, frame.pixels):
+            last, since = frame.pixels, seen_at
+        held, waited = seen_at - since, seen_at - start
+        stray = mask is not None and bool((moved & ~mask).any())
+        if changed and held >= (NOTHING if stray else QUIET):
+            return Seen(frame, now, changed)
+        if not changed and waited >= nothing and held >= QUIET:
             return Seen(frame, now, changed)
         if waited >= WATCH_LIMIT:
             return Seen(frame, now, changed)
-        last = frame.pixels
-        time.sleep(QUIET)
+        time.sleep(QUIET if changed or waited >= FAST_FOR else POLL)
 
 
 @dataclass
@@ -208,7 +228,7 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
     def press(cell: Cell, button: Button) -> int | str:
         """One press on one cell, watched: the look index, or 'menu'."""
         nonlocal now
-        seen = watch(hands, board, now, [board.click(cell, button)])
+        seen = watch(hands, board, now, [board.click(cell, button)], touched={cell})
         exp.presses += 1
         exp.touched.add(cell)
         others = distance(seen.now, now) > exp.looks.change
@@ -217,11 +237,13 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
             # The game may have missed the pointer passing its parking cell (it keeps
             # the pressed cell's row and column lit): park again before anything else.
             seen = watch(hands, board, now, [])
-            others = distance(seen.now, now) > max(exp.looks.tolerance * 2, 8.0)
+            others = distance(seen.now, now) > exp.looks.change
             others[cell] = False
         if others.any():
             # Something drew over cells the press did not touch: a menu, most likely.
-            seen = watch(hands, board, seen.now, [Dismiss()])  # watched until it is gone
+            # Esc is watched against the menu: its closing is the change waited for (a
+            # board back as it was would otherwise look like a key that did nothing).
+            seen = watch(hands, board, seen.now, [Dismiss()])
             back = distance(seen.now, now) > exp.looks.change
             back[cell] = False
             if back.any():
@@ -305,6 +327,13 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
     return exp
 
 
+def line_cells(a: Cell, b: Cell) -> set[Cell]:
+    """The cells of the straight row or column run from a to b."""
+    (r0, c0), (r1, c1) = a, b
+    return {(r, c) for r in range(min(r0, r1), max(r0, r1) + 1)
+            for c in range(min(c0, c1), max(c0, c1) + 1)}
+
+
 def current(exp: Experiment, now: np.ndarray, cell: Cell) -> int:
     state, _ = exp.looks.nearest(*cell, now[cell])
     if state < UNKNOWN:
@@ -347,7 +376,8 @@ def try_drags(exp: Experiment, hands: Hands, run: list[Cell], button: Button,
     board = exp.board
 
     def drag(a: Cell, b: Cell, steps: int) -> np.ndarray:
-        seen = watch(hands, board, now, [board.drag(a, b, button, steps)])
+        seen = watch(hands, board, now, [board.drag(a, b, button, steps)],
+                     touched=line_cells(a, b))
         exp.presses += 1
         return seen.now
 
