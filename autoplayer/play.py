@@ -392,7 +392,7 @@ class _Hands:
                 last, since = pixels, now
             elif now - since >= PARK_QUIET:
                 return
-            time.sleep(SETTLE_INTERVAL)
+            time.sleep(PARK_POLL)
 
     def grab(self) -> Any:
         frame = self.source.grab()
@@ -451,9 +451,11 @@ def _settled_sign(game: Game[Any, Any, Any], source: FrameSource, frame: Any, re
 
 
 SETTLE_INTERVAL = 0.05
-PARK_QUIET = 0.08
+PARK_QUIET = 0.05
 """Stillness of the board that counts as input handled, before the pointer is parked."""
 PARK_LIMIT = 1.0
+PARK_POLL = 0.015
+"""Captures this far apart while waiting to park (a board capture takes a few ms)."""
 SETTLE_QUIET = 0.3
 """Stillness that counts as drawn when the board shows every change the batch made."""
 SETTLE_LONG_QUIET = 2.5

@@ -10,7 +10,8 @@ first one's effect is seen):
    look; the cycle is followed round);
 2. right on a cell that must stay empty (a mark, nothing, or a menu the
    game or the browser opens, which Esc closes and which rules that button out);
-3. the cell pressed in (1) is taken to its filled look by presses already seen;
+3. the cells pressed are left as they are (a toggled fill back to blank is not wrong,
+   only not done yet): the first batch finishes them with the rest;
 4. a drag with the filling button from the first to the last cell of a run
    of cells that must be filled, in one jump: all of them filled is a `line`
    game; only the two ends, a second drag through each inner cell tells a game
@@ -298,27 +299,11 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
         rules = rules.seen(UNKNOWN, Button.RIGHT, state_of[right])
     exp.rules = rules
 
-    # Put the pressed cells right with presses already seen, each watched.
-    for cell, goal in ((f, {FILLED}), (e, {UNKNOWN, EMPTY})):
-        if cell is None:
-            continue
-        state = current(exp, now, cell)
-        for _ in range(3):
-            if state in goal:
-                break
-            button = next((b for (s, b), a in exp.rules.press.items()
-                           if s == state and a in goal), None) or next(
-                (b for (s, b), a in exp.rules.press.items() if s == state and a != s), None)
-            if button is None:
-                raise Unexplained(f"{exp.name(cell)} shows {STATES[state]} and no press seen "
-                                  "so far changes that")
-            expected = exp.rules.press[(state, button)]
-            press(cell, button)
-            state = current(exp, now, cell)
-            if state != expected:
-                raise Unexplained(
-                    f"a {button.value} click on {exp.name(cell)} made it {STATES[state]}, "
-                    f"where the same press made {STATES[expected]} before")
+    # The pressed cells must show looks the rules explain; what is still to do on them
+    # (a toggled fill back to blank, say) the first batch does with the rest.
+    for cell in (f, e):
+        if cell is not None:
+            current(exp, now, cell)
 
     filler = exp.rules.button_to(UNKNOWN, FILLED)
     if run and filler is not None:
