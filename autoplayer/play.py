@@ -156,6 +156,7 @@ def play(
     started = time.perf_counter() if started is None else started
     deadline_perf = None if time_budget is None else started + time_budget
     report = Report(game.name, dry_run=dry_run, unit=game.unit)
+    user_pace = pace
     pace = pace or game.pace
 
     def over_budget() -> None:
@@ -167,7 +168,7 @@ def play(
     early = None if dry_run else _EarlyDriver(driver_factory, pace, deadline_perf)
     try:
         return _play(game, source, report, started, early, dry_run=dry_run, overlay=overlay,
-                     over_budget=over_budget)
+                     over_budget=over_budget, user_pace=user_pace)
     finally:
         if early is not None:
             early.close(report)
@@ -210,7 +211,7 @@ class _EarlyDriver:
 
 def _play(game: Game[Any, Any, Any], source: FrameSource, report: Report, started: float,
           early: _EarlyDriver | None, *, dry_run: bool, overlay: Path | None,
-          over_budget: Callable[[], None]) -> Report:
+          over_budget: Callable[[], None], user_pace: Pace | None = None) -> Report:
     with _stage(report, "capture"):
         frame = source.grab()
     with _stage(report, "read"):
@@ -251,7 +252,7 @@ def _play(game: Game[Any, Any, Any], source: FrameSource, report: Report, starte
     report.check = first
 
     assert early is not None
-    hands = _Hands(early, source, game, report, started)
+    hands = _Hands(early, source, game, report, started, user_pace)
     learn = getattr(game, "learn", None)
     if learn is not None:
         hands.frame, hands.reading = frame, reading
@@ -342,8 +343,10 @@ class _Hands:
     gestures in frame pixels, bounded by the board, parking moves by the window."""
 
     def __init__(self, early: _EarlyDriver, source: FrameSource, game: Game[Any, Any, Any],
-                 report: Report, started: float) -> None:
+                 report: Report, started: float, pace: Pace | None = None) -> None:
         self.early, self.source, self.game, self.report = early, source, game, report
+        self.pace = pace
+        """The pace the user asked for (--pace), which the game's own does not replace."""
         self.started = started
         self.frame: Any = None
         self.reading: Any = None
@@ -355,6 +358,8 @@ class _Hands:
         bounds = frame.rect_to_screen(self.game.board(self.reading))
         on_screen = [to_screen(g, frame.origin, frame.scale) for g in gestures]
         driver = self.early.get(bounds)
+        if self.pace is None:
+            driver.pace = self.game.pace  # what the game learned may change its pace
         if hasattr(self.source, "allow_cover"):
             self.source.allow_cover = True  # from now on a window over the game is news
         driver.reach = frame.rect_to_screen(Rect(0, 0, frame.width, frame.height))

@@ -12,13 +12,19 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from bench.report import write_section
 
-STAGES = ("capture", "read", "solve", "plan", "input", "verify")
+# What the bot learns about a game (its rules file) stays with the benchmark: a private
+# config directory, so a user's profiles are neither read nor written. The first play
+# of a game learns it; later plays in the same run use what it kept.
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="autoplayer-bench-config-")
+
+STAGES = ("capture", "read", "solve", "learn", "plan", "input", "verify")
 """The play loop's stages, in the order the reports list them."""
 
 

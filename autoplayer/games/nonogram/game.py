@@ -150,7 +150,7 @@ class NonogramGame:
         self.rules = rules
         self.profile = profile
         self.window = window
-        self.pace = Pace(motion=rules.motion if rules is not None else DEFAULT_MOTION)
+        self.pace = pace_for(rules)
         self.looks: Looks | None = None
         self.learning: list[str] = []
         """What learning did, for the report."""
@@ -284,6 +284,7 @@ class NonogramGame:
         if self.rules is None:
             exp = learning.learn(hands, board, solution, first.frame)
             self.rules, self.looks, self.presses = exp.rules, exp.looks, exp.presses
+            self.pace = pace_for(self.rules)
             self.learning = exp.log
             self._save()
             where = f"; kept in {self.profile}" if self.profile is not None else ""
@@ -563,6 +564,19 @@ class NonogramGame:
         ignored = raw.layout.ignored if getattr(raw, "layout", None) is not None else ()
         return draw_overlay(frame.pixels, raw.board, raw.cells, numbers, low=LOW_CONFIDENCE,
                             cell_marks=marks, ignored=ignored)
+
+
+CLICK_GAP = 0.015
+"""Seconds between gestures in a game that takes no drags: a page works through a burst of
+hundreds of clicks slower than they arrive (50-100 a second measured), painting nothing
+meanwhile, and a verifying capture would take its backlog for the board."""
+
+
+def pace_for(rules: Rules | None) -> Pace:
+    """Drags' motions paced for GTK; clicks paced where every cell is its own click."""
+    motion = rules.motion if rules is not None else DEFAULT_MOTION
+    clicks_only = rules is not None and rules.drag not in ("line", "enter")
+    return Pace(motion=motion, gesture=CLICK_GAP if clicks_only else 0.0)
 
 
 def batch_record(reading: Reading, moves: Sequence[Stroke], profile: planner.Profile) -> Batch:
