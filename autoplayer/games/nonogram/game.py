@@ -202,12 +202,12 @@ class NonogramGame:
             if looks.knows(state) or not cells:
                 continue
             picked = np.array([now[cell] for cell in cells])
-            moved = distance(picked, np.array([batch.before[cell] for cell in cells]))
+            moved = looks.changed(picked, np.array([batch.before[cell] for cell in cells]))
             # Changed beyond the board's noise, as the experiment judges a press: not by
             # how far blank lies from the looks known (with a dark fill known, that would
             # take a thin cross or a light fill for blank, and the next batch would press
             # those cells again).
-            drawn = picked[moved > looks.change]
+            drawn = picked[moved]
             if len(drawn) * 2 < len(cells):
                 continue  # not drawn yet (or not at all: check() will say)
             # The drawn cell nearest their median: a real look, not a blend of crosses
@@ -440,7 +440,7 @@ class NonogramGame:
             return Check(int(wrong.sum()), total, None, details)
         odd = shown == UNEXPLAINED
         under = covered_cells(reading)
-        moved = distance(reading.samples, batch.before) > looks.change
+        moved = looks.changed(reading.samples, batch.before)
         # The parking pointer's row and column show its hover or not as the game has drawn
         # the pointer passing through them: a change there is no sign.
         lit = np.zeros(shown.shape, bool)
@@ -489,7 +489,8 @@ class NonogramGame:
                 predicted[cell] = state
             right_hidden = ~wrong_in(predicted)
             seen_wrong = (wrong & ~hidden) | (hidden & ~right_hidden)
-            what = ("a layer over the board" if layer is not None else
+            what = (("a layer over its whole window" if around >= WINDOW_CHANGE
+                     else "a layer over the board") if layer is not None else
                     sign_words(float(others.mean()), around, reading.covers))
             if not seen_wrong.any():
                 n = int(np.asarray(hidden).sum())

@@ -38,6 +38,7 @@ from autoplayer.errors import UserError
 from autoplayer.games.nonogram.looks import (
     Looks,
     coverage,
+    differs,
     distance,
     look_distance,
     reference_looks,
@@ -139,7 +140,7 @@ def watch(hands: Hands, board: Board, before: np.ndarray, gestures: Sequence[Ges
         frame = hands.grab()
         seen_at = clock()
         now = samples(frame.pixels, board.grid)
-        moved = distance(now, before) > 4.0
+        moved = (distance(now, before) > 4.0) | differs(now, before)
         changed = bool(moved.any())
         if last is None or last.shape != frame.pixels.shape or not np.array_equal(
                 last, frame.pixels):
@@ -219,7 +220,7 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
         """Index into `found`, -1 for the cell's blank look, None for a new look."""
         tol = exp.looks.change
         blank = exp.looks.reference[cell]
-        if distance(sample, blank) <= tol:
+        if not exp.looks.changed(sample, blank):
             return -1
         for i, look in enumerate(found):
             if look_distance(sample, look) <= max(tol, 0.25 * float(distance(look, blank))):
@@ -232,20 +233,20 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
         seen = watch(hands, board, now, [board.click(cell, button)], touched={cell})
         exp.presses += 1
         exp.touched.add(cell)
-        others = distance(seen.now, now) > exp.looks.change
+        others = exp.looks.changed(seen.now, now)
         others[cell] = False
         if others.any():
             # The game may have missed the pointer passing its parking cell (it keeps
             # the pressed cell's row and column lit): park again before anything else.
             seen = watch(hands, board, now, [])
-            others = distance(seen.now, now) > exp.looks.change
+            others = exp.looks.changed(seen.now, now)
             others[cell] = False
         if others.any():
             # Something drew over cells the press did not touch: a menu, most likely.
             # Esc is watched against the menu: its closing is the change waited for (a
             # board back as it was would otherwise look like a key that did nothing).
             seen = watch(hands, board, seen.now, [Dismiss()])
-            back = distance(seen.now, now) > exp.looks.change
+            back = exp.looks.changed(seen.now, now)
             back[cell] = False
             if back.any():
                 where = ", ".join(exp.name(tuple(map(int, rc))) for rc in np.argwhere(back)[:4])

@@ -64,6 +64,19 @@ def distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.abs(a - b).mean(axis=(-3, -2, -1))
 
 
+PIXEL_CHANGE = 40.0
+"""A pixel that moved this far (0..255, in its most changed channel) was redrawn."""
+CHANGED_SHARE = 0.015
+"""Share of a cell's sampled pixels that must be redrawn for the cell to have changed."""
+
+
+def differs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether cell pictures differ in enough pixels to be a mark drawn (over noise and
+    anti-aliasing, which move pixels by far less)."""
+    moved = np.abs(a - b).max(axis=-1) > PIXEL_CHANGE
+    return moved.mean(axis=(-2, -1)) >= CHANGED_SHARE
+
+
 def look_distance(now: np.ndarray, look: np.ndarray) -> np.ndarray:
     """`distance` to a learned look, allowing it to sit up to SHIFT pixels off."""
     k = look.shape[0]
@@ -151,6 +164,11 @@ class Looks:
         """A cell whose picture moved by more than this has changed (well above noise,
         well below any look a game draws)."""
         return max(2 * self.tolerance, 8.0)
+
+    def changed(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Whether cell pictures differ: on average beyond the noise, or in a patch of
+        pixels (a small dot or a thin cross moves the average little)."""
+        return (distance(a, b) > self.change) | differs(a, b)
 
     def tolerance_for(self, state: int) -> float:
         return max(self.tolerance, MIN_TOLERANCE, SHARE_OF_SEPARATION * self.separation(state))
