@@ -333,9 +333,12 @@ def _stop_if_blocked(game: Game[Any, Any, Any], report: Report) -> None:
     if (getattr(game, "monotone", False) and not getattr(game, "exploring", False)
             and len(after) >= 2 and after[-1] >= after[-2] > 0):
         where = f" ({', '.join(check.details)})" if check.details else ""
+        why = getattr(game, "why_stuck", None)
+        hint = why() if why is not None else ""
         raise NotSolved(
             f"stopped: batch {len(after)} did not bring the board closer to the solution "
-            f"({after[-2]} {game.unit}s wrong before it, {after[-1]} after){where}")
+            f"({after[-2]} {game.unit}s wrong before it, {after[-1]} after){where}"
+            + (f"; {hint}" if hint else ""))
 
 
 class _Hands:

@@ -9,6 +9,7 @@ skipped: the first reading is made from the known geometry (`SimNonogram`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,6 +60,7 @@ class SimGame:
     grid: np.ndarray = field(init=False)
     presses: int = 0
     menu_open: bool = False
+    solved_at: float | None = None
     lit: tuple[int, int] | None = None
     log: list[Gesture] = field(default_factory=list)
 
@@ -76,6 +78,16 @@ class SimGame:
         if self.sign == "marks":
             return ok and bool((self.grid[self.solution != FILLED] == EMPTY).all())
         return ok
+
+    def dialog_up(self) -> bool:
+        """The dialog comes 0.1 s after the last cell (within the sign wait), as real games
+        show theirs a moment late."""
+        if self.sign not in ("dialog", "marks") or not self.solved():
+            self.solved_at = None
+            return False
+        if self.solved_at is None:
+            self.solved_at = time.monotonic()
+        return time.monotonic() - self.solved_at >= 0.1
 
     # -- drawing ------------------------------------------------------------------
     def grab(self) -> Frame:
@@ -97,7 +109,7 @@ class SimGame:
                 cell[:] = (cell * 0.5 + 255 * 0.5).astype(np.uint8)
         if self.menu_open:
             px[Y0 + 20:Y0 + 90, X0 + 30:X0 + 120] = (90, 90, 200)
-        if self.sign in ("dialog", "marks") and self.solved():
+        if self.dialog_up():
             px[100:200, 60:260] = (60, 60, 60)
         return Frame(px)
 
@@ -131,7 +143,7 @@ class SimGame:
             if isinstance(g, Dismiss):
                 self.menu_open = False
                 continue
-            if self.sign in ("dialog", "marks") and self.solved():
+            if self.dialog_up():
                 continue  # the dialog takes every press
             if isinstance(g, Key):
                 continue

@@ -122,6 +122,8 @@ class Batch:
     """H×W×F: every cell's look before the batch."""
     shown_before: np.ndarray
     """H×W: every cell's state before the batch."""
+    seen_right: np.ndarray
+    """H×W: pressed cells a capture since the batch showed right."""
     pixels: np.ndarray | None
     """The frame before the batch."""
 
@@ -467,6 +469,8 @@ class NonogramGame:
             shown, _ = through.classify(reading.samples)
             wrong, odd = wrong_in(shown), shown == UNEXPLAINED
             details = tuple(f"row {r + 1} column {c + 1}" for r, c in np.argwhere(wrong)[:5])
+        if not (reading.covers or others.any() or around >= WINDOW_CHANGE):
+            batch.seen_right |= batch.touched & ~wrong & ~odd
         if reading.covers or others.any() or around >= WINDOW_CHANGE:
             # Something drew over the board: the cells under a window over the game, the
             # cells it changed, any the bot cannot read, and the pressed cells within its
@@ -484,10 +488,12 @@ class NonogramGame:
                 lit_moved = moved & lit & ~batch.touched
                 reach = box_around(others | under | lit_moved)
                 hidden = hidden | others | (batch.touched & ~made & reach) | lit_moved
-            predicted = batch.shown_before.copy()
-            for cell, state in batch.expected.items():
-                predicted[cell] = state
-            right_hidden = ~wrong_in(predicted)
+            # A hidden cell counts as right only as the bot last saw it: a cell it did
+            # not press as it was before the batch, a pressed one only if a capture since
+            # the press showed it right (a menu or a file dialog its press opened is no
+            # proof the press did what the rules say).
+            right_hidden = np.where(batch.touched, batch.seen_right,
+                                    ~wrong_in(batch.shown_before))
             seen_wrong = (wrong & ~hidden) | (hidden & ~right_hidden)
             what = (("a layer over its whole window" if around >= WINDOW_CHANGE
                      else "a layer over the board") if layer is not None else
@@ -531,6 +537,20 @@ class NonogramGame:
                 last, self._right, reading.grid) < WINDOW_CHANGE / 10
             return 0.0
         return window_change(self._right, reading.pixels, reading.grid)
+
+    def why_stuck(self) -> str:
+        """For a batch that left the board no better: how its first cell was pressed and
+        what the bot expected, and where the rules came from."""
+        batch = self._batch
+        parts = []
+        if batch is not None and batch.gesture:
+            (r, c), how = next(iter(batch.gesture.items()))
+            want = STATES.get(batch.expected.get((r, c), UNKNOWN), "?")
+            parts.append(f"row {r + 1} column {c + 1} got {how}, expected to make it {want}")
+        if self.presses == 0 and self.profile is not None:
+            parts.append(f"the rules came from {self.profile}: run again with --relearn if "
+                         "the game changed")
+        return "; ".join(parts)
 
     def outline(self, reading: Reading, solution: np.ndarray) -> tuple[list[Gesture], str]:
         """A dry run's count of gestures: by the profile's rules, or by the commonest ones
@@ -598,7 +618,7 @@ def batch_record(reading: Reading, moves: Sequence[Stroke], profile: planner.Pro
             gesture[cell] = how
     assert reading.samples is not None
     return Batch(touched, expected, gesture, reading.samples.copy(), reading.shown.copy(),
-                 reading.pixels)
+                 np.zeros(touched.shape, bool), reading.pixels)
 
 
 def in_one_row_and_column(cells: np.ndarray) -> bool:
