@@ -121,14 +121,22 @@ def stat(values: list[float | None], fmt: str = "{:.0f}") -> str:
     return f"{fmt.format(statistics.median(got))} / {fmt.format(max(got))}"
 
 
+def fresh_and_seen(display: str, size: int, seeds: tuple[int, int], rules: dict[str, str]
+                   ) -> tuple[dict, dict]:
+    """Two puzzles of one game in one config dir: the first learns it, the second uses
+    what was kept."""
+    with config_home() as home:
+        fresh = play_once(display, home, size, seeds[0], rules)
+        seen = play_once(display, home, size, seeds[1], rules)
+    return fresh, seen
+
+
 def learning(display: str) -> dict[str, list[tuple[dict, dict]]]:
     """Per rule set, per run: (fresh play, play of a new puzzle with the profile kept)."""
     results: dict[str, list[tuple[dict, dict]]] = {label: [] for label, _ in RULE_SETS}
     for run in range(RUNS):
         for label, rules in RULE_SETS:
-            with config_home() as home:
-                fresh = play_once(display, home, LEARN_SIZE, 1 + run, rules)
-                seen = play_once(display, home, LEARN_SIZE, 11 + run, rules)
+            fresh, seen = fresh_and_seen(display, LEARN_SIZE, (1 + run, 11 + run), rules)
             results[label].append((fresh, seen))
             print(f"run {run + 1} {label}: fresh {fresh.get('learn_presses', '-')} presses "
                   f"{learn_ms(fresh) or 0:.0f} ms {fresh.get('error', 'ok')}; seen "
@@ -265,9 +273,8 @@ def drags(display: str) -> dict[str, list[tuple[dict, dict]]]:
     results: dict[str, list[tuple[dict, dict]]] = {d: [] for d in DRAGS}
     for run in range(max(1, RUNS - 1)):
         for drag in DRAGS:
-            with config_home() as home:
-                fresh = play_once(display, home, DRAG_SIZE, 21 + run, {"drag": drag})
-                seen = play_once(display, home, DRAG_SIZE, 31 + run, {"drag": drag})
+            fresh, seen = fresh_and_seen(display, DRAG_SIZE, (21 + run, 31 + run),
+                                         {"drag": drag})
             results[drag].append((fresh, seen))
             print(f"run {run + 1} drag={drag}: fresh {fresh.get('gestures', '-')} gestures "
                   f"{fresh.get('batches', '-')} batches {fresh.get('error', 'ok')}; seen "
