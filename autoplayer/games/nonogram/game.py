@@ -492,7 +492,19 @@ class NonogramGame:
             # not press as it was before the batch, a pressed one only if a capture since
             # the press showed it right (a menu or a file dialog its press opened is no
             # proof the press did what the rules say).
-            right_hidden = np.where(batch.touched, batch.seen_right,
+            # A pressed cell never seen since is presumed as the batch made it only when
+            # every pressed cell still in view shows exactly what its press should make:
+            # the presses did what the rules say (a game's dialog right after the last
+            # press), not something else (a browser menu, then a file dialog).
+            in_view = batch.touched & ~hidden
+            presumed = bool(in_view.any()) and all(
+                shown[cell] == state for cell, state in batch.expected.items()
+                if in_view[cell])
+            predicted = batch.shown_before.copy()
+            for cell, state in batch.expected.items():
+                predicted[cell] = state
+            right_hidden = np.where(batch.touched,
+                                    batch.seen_right | (presumed & ~wrong_in(predicted)),
                                     ~wrong_in(batch.shown_before))
             seen_wrong = (wrong & ~hidden) | (hidden & ~right_hidden)
             what = (("a layer over its whole window" if around >= WINDOW_CHANGE
