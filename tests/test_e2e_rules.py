@@ -66,10 +66,10 @@ SIGN_WORDS = {
     # A dark layer over the whole page with a box on it: the whole window darkens (when
     # the bot saw the board right before it came, it knows the window around changed).
     "dialog": ("a layer over its whole window", "a layer over the board",
-               "a dialog over the board"),
+               "a dialog over the board", "a change over the board"),
     # Chromium's alert: a scrim over the whole page and the alert box at its top.
     "alert": ("a layer over its whole window", "a layer over the board",
-              "a dialog over the board"),
+              "a dialog over the board", "a change over the board"),
     # The game's canvas only (board and clues) under a dark veil.
     "dim": ("a layer over the board",),
 }
