@@ -45,7 +45,8 @@ def adopted(fill: np.ndarray) -> tuple[NonogramGame, np.ndarray]:
     touched = np.zeros((H, W), bool)
     for cell in expected:
         touched[cell] = True
-    game._batch = Batch(touched, expected, {}, blank, None)
+    game._batch = Batch(touched, expected, {}, blank, np.full((H, W), UNKNOWN, np.int8),
+                        np.zeros((H, W), bool), None)
     now = board(fill, cross(), fills, marks)
     game._adopt_looks(now)
     return game, now
