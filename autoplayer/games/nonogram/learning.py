@@ -224,7 +224,7 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
             return -1
         for i, look in enumerate(found):
             # Tight: a grey mark and a light blue fill differ by ~25 levels on average.
-            if look_distance(sample, look) <= 1.5 * tol:
+            if look_distance(sample, look) <= tol:
                 return i
         return None
 
