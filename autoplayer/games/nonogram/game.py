@@ -519,7 +519,7 @@ class NonogramGame:
                 f"changed look, {around:.0%} of the window around the board changed after "
                 f"it showed the board right) while {int(seen_wrong.sum())} cells are still "
                 "wrong or unreadable; the bot sends no input while something covers the "
-                "board" + (f"; {self.why_stuck()}" if self.why_stuck() else "")))
+                "board" + (f"; {hint}" if (hint := self.why_stuck()) else "")))
         if odd.any():
             cells = [tuple(map(int, rc)) for rc in np.argwhere(odd)]
             r, c = cells[0]

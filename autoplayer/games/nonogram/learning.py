@@ -45,6 +45,7 @@ from autoplayer.games.nonogram.looks import (
     samples,
 )
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
+from autoplayer.games.nonogram.planner import Stroke
 from autoplayer.games.nonogram.rules import STATES, Rules
 from autoplayer.geometry import Button, Click, Dismiss, Drag, Gesture, Move
 
@@ -314,13 +315,6 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
     return exp
 
 
-def line_cells(a: Cell, b: Cell) -> set[Cell]:
-    """The cells of the straight row or column run from a to b."""
-    (r0, c0), (r1, c1) = a, b
-    return {(r, c) for r in range(min(r0, r1), max(r0, r1) + 1)
-            for c in range(min(c0, c1), max(c0, c1) + 1)}
-
-
 def current(exp: Experiment, now: np.ndarray, cell: Cell) -> int:
     state, _ = exp.looks.nearest(*cell, now[cell])
     if state < UNKNOWN:
@@ -364,7 +358,7 @@ def try_drags(exp: Experiment, hands: Hands, run: list[Cell], button: Button,
 
     def drag(a: Cell, b: Cell, steps: int) -> np.ndarray:
         seen = watch(hands, board, now, [board.drag(a, b, button, steps)],
-                     touched=line_cells(a, b))
+                     touched=set(Stroke(button, *a, *b).cells()))
         exp.presses += 1
         return seen.now
 

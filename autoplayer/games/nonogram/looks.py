@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
+from autoplayer.games.nonogram.model import UNKNOWN
 from autoplayer.vision.grid import Grid
 
 SHIFT = 1
@@ -38,7 +38,6 @@ that look and the nearest other one."""
 MIN_SIDE = 6
 """Cells narrower than this (px) cannot be sampled into blocks."""
 
-STATE_NAMES = {UNKNOWN: "blank", FILLED: "filled", EMPTY: "marked", UNEXPLAINED: "unexplained"}
 
 
 def samples(pixels: np.ndarray, grid: Grid) -> np.ndarray:
