@@ -827,7 +827,7 @@
     filledEl.textContent = String(grid.flat().filter(isFill).length);
     // The status text and a dimmed board show at once; a dialog or alert comes later.
     if (solved && !was) solvedMs = Math.round(performance.now());
-    if (solved && !was && (R.sign === "none" || R.sign === "dim")) signShown = signAt();
+    if (solved && !was && (R.sign === "none" || R.sign === "dim")) signShown = signAt(solvedMs);
     draw();
     const sent = reportState();
     // A dialog or alert answers play: a page opened on a solved board (grid=) raises none,
@@ -923,9 +923,10 @@
     }
   }
 
-  // Notes the moment the sign shows; true, for the flags it sets.
-  function signAt() {
-    signMs = Math.round(performance.now());
+  // Notes the moment the sign shows (`ms`: one already taken for it); true, for the flags
+  // it sets.
+  function signAt(ms) {
+    signMs = ms ?? Math.round(performance.now());
     return true;
   }
 
