@@ -20,6 +20,7 @@ from autoplayer.games.nonogram.game import NonogramGame, Reading
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Puzzle, line_clue
 from autoplayer.geometry import Button, Click, Dismiss, Drag, Gesture, Key, Move, Rect
 from autoplayer.screen.capture import Frame
+from autoplayer.screen.input import Pace
 from autoplayer.vision.grid import Grid
 
 LOCKED = 3
@@ -57,6 +58,11 @@ class SimGame:
     sign: str = "none"
     """none, dialog (drawn over the board's middle once solved), or marks (a dialog only
     once every empty cell is marked)."""
+    merge: float = 0.0
+    """drag=enter: motions closer than this (seconds) are merged, as a busy browser does
+    within one frame: every second cell between a drag's ends is never entered."""
+    motion: float = 0.0
+    """The driver's pause before each motion of a drag (its pace)."""
     grid: np.ndarray = field(init=False)
     presses: int = 0
     menu_open: bool = False
@@ -185,6 +191,8 @@ class SimGame:
             line = [end]
         elif self.drag == "enter":
             line = [c for c in cells if c is not None]
+            if self.motion < self.merge and len(line) > 2:
+                line = [line[0], *line[1:-1][1::2], line[-1]]
         else:
             (r0, c0), (r1, c1) = start, end
             if abs(c1 - c0) >= abs(r1 - r0):
@@ -254,6 +262,7 @@ class SimDriver:
         self.sim = sim
         self.bounds = Rect(0, 0, 0, 0)
         self.reach: Rect | None = None
+        self.pace = Pace()
         self.events = 0
 
     def start(self) -> SimDriver:
@@ -263,6 +272,7 @@ class SimDriver:
         from autoplayer.screen.input import check_inside
 
         check_inside(gestures, self.bounds)
+        self.sim.motion = self.pace.motion
         for g in gestures:
             if isinstance(g, Move):
                 assert self.reach is not None and self.reach.contains(g.x, g.y)

@@ -99,6 +99,30 @@ def test_a_game_seen_before_costs_no_presses_and_its_file_is_readable(tmp_path) 
     assert load_rules(tmp_path / "game.json").done == "sign"
 
 
+def test_a_game_that_merges_motions_gets_slower_drags(tmp_path) -> None:
+    """A game acting on each cell entered that merges close motions (a busy browser)
+    misses cells between a drag's ends: seen in the experiment, its drags slow down."""
+    sim = SimGame(SOLUTION, drag="enter", merge=0.03, sign="dialog")
+    report, game = run(sim, tmp_path)
+    assert sim.solved() and report.check is not None and report.check.sign is not None
+    assert game.rules is not None and game.rules.drag == "enter"
+    assert game.rules.motion >= 0.03
+    assert report.batches == 1 and report.wrong_after == [0]
+    assert load_rules(tmp_path / "game.json").motion == game.rules.motion
+
+
+def test_merged_motions_seen_in_play_slow_the_kept_drags(tmp_path) -> None:
+    """A game's profile says `enter` at the usual pace but it now merges motions: the
+    first batch leaves cells between drag ends blank; the repair slows the drags."""
+    run(SimGame(SOLUTION, drag="enter", sign="dialog"), tmp_path)
+    busy = SimGame(SOLUTION, drag="enter", merge=0.03, sign="dialog")
+    report, game = run(busy, tmp_path)
+    assert busy.solved() and report.learn_presses == 0
+    assert report.batches == 2 and report.wrong_after[0] > 0 == report.wrong_after[1]
+    assert game.rules is not None and game.rules.motion >= 0.03
+    assert load_rules(tmp_path / "game.json").motion >= 0.03
+
+
 def test_a_game_that_no_longer_matches_its_profile_stops_honestly(tmp_path) -> None:
     run(SimGame(SOLUTION, scheme="toggle", sign="dialog"), tmp_path)
     changed = SimGame(SOLUTION, scheme="toggle", drag="none", sign="dialog")

@@ -169,6 +169,8 @@ class NonogramGame:
         self.exploring = False
         """The last plan holds such a press: its batch may not bring the board closer."""
         self._loaded: Any = None
+        self._strokes: list[Stroke] = []
+        """The last batch's drags."""
 
     # -- reading ----------------------------------------------------------
     def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
@@ -350,6 +352,7 @@ class NonogramGame:
         tried from that state, on one such cell: watched like every batch, it teaches
         the rules one more step (never two presses on a cell before seeing the first)."""
         self._learn_probes(reading)
+        self._learn_motion(reading)
         shown = reading.shown.copy()
         profile = self._profile()
         odd = shown == UNEXPLAINED
@@ -400,6 +403,33 @@ class NonogramGame:
             self.rules = rules
             self._save()
 
+    def _learn_motion(self, reading: Reading) -> None:
+        """A drag of the last batch that filled both its ends but not a cell between, in a
+        game that acts on each cell entered: the game merged motions that came close
+        together (a browser does, within one frame, when it is busy). Its drags get their
+        motions further apart from now on."""
+        from autoplayer.games.nonogram.learning import MAX_MOTION, SLOW_MOTION
+
+        rules, batch = self.rules, self._batch
+        if rules is None or rules.drag != "enter" or batch is None or rules.motion >= MAX_MOTION:
+            return
+        shown = reading.shown
+        for stroke in self._strokes:
+            cells = stroke.cells()
+            if len(cells) < 3 or any(shown[c] != batch.expected.get(c) for c in
+                                     (cells[0], cells[-1])):
+                continue
+            missed = [c for c in cells[1:-1] if shown[c] == batch.shown_before[c]
+                      and batch.expected.get(c) != shown[c]]
+            if missed:
+                slower = min(MAX_MOTION, max(2 * rules.motion, SLOW_MOTION))
+                self.rules = replace(rules, motion=slower)
+                self.pace = pace_for(self.rules)
+                self.learning.append(f"a drag missed {len(missed)} cells it entered: "
+                                     f"motions {slower * 1000:.0f} ms apart")
+                self._save()
+                return
+
     def finish(self, reading: Reading, solution: np.ndarray) -> list[Stroke]:
         """The board is right and the game gave no sign: mark the empty cells (where the
         game has a mark), as games that want every cell decided require."""
@@ -415,6 +445,7 @@ class NonogramGame:
         if self.looks is not None and reading.samples is not None:
             out += list(self.board_for(reading).park)
             self._batch = batch_record(reading, moves, profile)
+            self._strokes = [m for m in moves if len(m) > 1 and profile.drags]
             self._right, self._settled = None, False
         return out
 

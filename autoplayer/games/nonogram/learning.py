@@ -68,6 +68,9 @@ WATCH_LIMIT = 2.0
 """Longest wait for a game to finish drawing one press."""
 MIN_RUN = 3
 """Cells a drag is tried on: three tell a line from its ends."""
+SLOW_MOTION = 0.04
+MAX_MOTION = 0.1
+"""Seconds between a drag's motions in a game seen to merge them (at least, and at most)."""
 SPLIT_RUN = 5
 """A run this long leaves three inner cells to tell `enter` from `ends`."""
 
@@ -125,8 +128,9 @@ def watch(hands: Hands, board: Board, before: np.ndarray, gestures: Sequence[Ges
     for `nothing` seconds (a press must be given time to show; parking alone needs
     less). A change on cells the gestures do not touch (`touched`, when given) must
     hold for NOTHING too: a menu stays, but a page lagging behind the pointer (its
-    highlight still on the pressed cell's row) moves on. Until the first change the
-    captures come POLL apart.
+    highlight still on the pressed cell's row) moves on. A window over the game (a
+    menu of its own) needs no such wait. Until the first change the captures come POLL
+    apart.
     """
     hands.act([*gestures, *board.park])
     start = clock()
@@ -147,7 +151,8 @@ def watch(hands: Hands, board: Board, before: np.ndarray, gestures: Sequence[Ges
                 last, frame.pixels):
             last, since = frame.pixels, seen_at
         held, waited = seen_at - since, seen_at - start
-        stray = mask is not None and bool((moved & ~mask).any())
+        # A window over the game (a menu) is no page lagging behind the pointer.
+        stray = mask is not None and not frame.covers and bool((moved & ~mask).any())
         if changed and held >= (NOTHING if stray else QUIET):
             return Seen(frame, now, changed)
         if not changed and waited >= nothing and held >= QUIET:
@@ -237,7 +242,7 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
         exp.touched.add(cell)
         others = exp.looks.changed(seen.now, now)
         others[cell] = False
-        if others.any():
+        if others.any() and not seen.frame.covers:
             # The game may have missed the pointer passing its parking cell (it keeps
             # the pressed cell's row and column lit): park again before anything else.
             seen = watch(hands, board, now, [])
@@ -385,8 +390,18 @@ def try_drags(exp: Experiment, hands: Hands, run: list[Cell], button: Button,
         now = after_now
         after_now = drag(inner[0], inner[-1], len(inner) - 1)
         second = {c for c, s in states(after_now).items() if s == FILLED} & set(inner)
-        kind = "enter" if second == set(inner) else "ends" if second == {inner[0], inner[-1]} \
-            else None
+        inner_ends = {inner[0], inner[-1]}
+        kind = "enter" if inner_ends < second <= set(inner) or second == set(inner) \
+            else "ends" if second == inner_ends else None
+        if kind == "enter" and second != set(inner):
+            # The game acts on each cell entered but missed one in the middle (never an
+            # end: the press is its own event, and the last motion is never merged
+            # away): it merges motions that come close together, as a browser does
+            # within one frame. Its drags get their motions further apart.
+            slower = min(MAX_MOTION, max(2 * exp.rules.motion, SLOW_MOTION))
+            exp.rules = replace(exp.rules, motion=slower)
+            exp.log.append(f"a drag missed {len(inner) - len(second)} of the cells it "
+                           f"entered: motions {slower * 1000:.0f} ms apart")
         if kind is None:
             raise Unexplained(f"a {button.value} drag through every cell of "
                               f"{exp.name(inner[0])} to {exp.name(inner[-1])} filled "
