@@ -58,6 +58,8 @@ class SimGame:
     sign: str = "none"
     """none, dialog (drawn over the board's middle once solved), or marks (a dialog only
     once every empty cell is marked)."""
+    sign_delay: float = 0.1
+    """Seconds from the last right cell to the dialog."""
     merge: float = 0.0
     """drag=enter: motions closer than this (seconds) are merged, as a busy browser does
     within one frame: every second cell between a drag's ends is never entered."""
@@ -86,14 +88,14 @@ class SimGame:
         return ok
 
     def dialog_up(self) -> bool:
-        """The dialog comes 0.1 s after the last cell (within the sign wait), as real games
-        show theirs a moment late."""
+        """The dialog comes `sign_delay` after the last cell, as real games show theirs a
+        moment late."""
         if self.sign not in ("dialog", "marks") or not self.solved():
             self.solved_at = None
             return False
         if self.solved_at is None:
             self.solved_at = time.monotonic()
-        return time.monotonic() - self.solved_at >= 0.1
+        return time.monotonic() - self.solved_at >= self.sign_delay
 
     # -- drawing ------------------------------------------------------------------
     def grab(self) -> Frame:
@@ -263,6 +265,8 @@ class SimDriver:
         self.bounds = Rect(0, 0, 0, 0)
         self.reach: Rect | None = None
         self.pace = Pace()
+        self.gap = 0.0
+        """Seconds before each gesture (0: a batch arrives at once)."""
         self.events = 0
 
     def start(self) -> SimDriver:
@@ -276,7 +280,11 @@ class SimDriver:
         for g in gestures:
             if isinstance(g, Move):
                 assert self.reach is not None and self.reach.contains(g.x, g.y)
-        self.sim.apply(gestures)
+        if not self.gap:
+            self.sim.apply(gestures)
+        for g in gestures if self.gap else ():
+            time.sleep(self.gap)
+            self.sim.apply([g])
         self.events += len(gestures)
 
     def stop(self) -> None:

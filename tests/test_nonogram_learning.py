@@ -87,6 +87,20 @@ def test_no_sign_gets_marks_then_an_honest_report(tmp_path) -> None:
     assert game.rules is not None and game.rules.done == "none"
 
 
+def test_a_sign_that_comes_while_the_bot_marks_empty_cells_is_solved(tmp_path) -> None:
+    """A dialog later than the sign wait comes up while the bot is pressing marks on the
+    empty cells (into the dialog, which takes them): the game said solved on the fills."""
+    sim = SimGame(SOLUTION, scheme="toggle", sign="dialog", sign_delay=0.7)
+    driver = SimDriver(sim)
+    driver.gap = 0.03
+    game = SimNonogram(sim, profile=tmp_path / "game.json")
+    report = play(game, SimSource(sim), driver_factory=lambda *a: driver, time_budget=60)
+    assert sim.solved() and sim.dialog_up()
+    assert not (sim.grid[SOLUTION == 0] == EMPTY).all(), "the dialog came mid-batch"
+    assert report.check is not None and report.check.sign is not None
+    assert any(line.startswith("solved; the game shows") for line in report.lines())
+
+
 def test_a_game_seen_before_costs_no_presses_and_its_file_is_readable(tmp_path) -> None:
     first = SimGame(SOLUTION, scheme="cycle", menu=True, drag="enter", sign="dialog")
     run(first, tmp_path)

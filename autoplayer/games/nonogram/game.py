@@ -460,7 +460,7 @@ class NonogramGame:
         profile = self._profile()
         shown = reading.shown
 
-        def wrong_in(shown: np.ndarray) -> np.ndarray:
+        def wrong_in(shown: np.ndarray, profile: planner.Profile = profile) -> np.ndarray:
             return np.array([[int(have) not in planner.wanted(int(solution[r, c]), profile)
                               for c, have in enumerate(row)] for r, row in enumerate(shown)],
                             bool).reshape(shown.shape)
@@ -534,10 +534,22 @@ class NonogramGame:
             predicted = batch.shown_before.copy()
             for cell, state in batch.expected.items():
                 predicted[cell] = state
-            right_hidden = np.where(batch.touched,
-                                    batch.seen_right | (presumed & ~wrong_in(predicted)),
-                                    ~wrong_in(batch.shown_before))
-            seen_wrong = (wrong & ~hidden) | (hidden & ~right_hidden)
+
+            def seen_wrong_by(profile: planner.Profile) -> np.ndarray:
+                made, was = ~wrong_in(predicted, profile), ~wrong_in(batch.shown_before, profile)
+                # A pressed cell right both before and after its press is right whether
+                # the press landed or a cover took it.
+                right_hidden = np.where(
+                    batch.touched, batch.seen_right | (presumed & made) | (made & was), was)
+                return (wrong_in(shown, profile) & ~hidden) | (hidden & ~right_hidden)
+
+            seen_wrong = seen_wrong_by(profile)
+            if seen_wrong.any() and self._finishing:
+                # The sign came while the bot was marking the empty cells, a game's rule
+                # for done it had to guess at: the fills were the game's rule.
+                fills_only = (self.rules or ASSUMED).profile(mark_empty=False)
+                if not seen_wrong_by(fills_only).any():
+                    seen_wrong = seen_wrong & False
             what = (("a layer over its whole window" if around >= WINDOW_CHANGE
                      else "a layer over the board") if layer is not None else
                     sign_words(float(others.mean()), around, reading.covers))
