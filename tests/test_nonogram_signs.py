@@ -166,3 +166,39 @@ def test_a_dim_layer_over_the_board_is_read_through() -> None:
     check = game.check(game.read(Frame(dimmed), reading), SOLUTION)
     assert check.complete is None and check.wrong == 1
     assert check.blocked is not None and "a layer over the board" in check.blocked
+
+
+def test_a_dim_over_dark_cells_is_read_through() -> None:
+    """Dark cells dimmed move less than a look change, so the unpressed cells do not show
+    the layer as a change; but most of the board reads as no look: every cell is then
+    compared with the look the batch should have left it in."""
+    def dark(filled: tuple[tuple[int, int], ...] = ()) -> np.ndarray:
+        pixels = np.full((200, 200, 3), 20, np.uint8)
+        for r, (y0, y1) in enumerate(GRID.ys):
+            for c, (x0, x1) in enumerate(GRID.xs):
+                pixels[y0:y1, x0:x1] = 60 if (r, c) in filled else 30
+        return pixels
+
+    everything = tuple((r, c) for r in range(N) for c in range(N) if (r + c) % 3 == 0)
+    solution = np.full((N, N), EMPTY, np.int8)
+    for cell in everything:
+        solution[cell] = FILLED
+    game = NonogramGame(None, rules=RULES)
+    shown = np.full((N, N), UNKNOWN, np.int8)
+    first = Reading(Puzzle(((),) * N, ((),) * N), shown,
+                    xs=tuple((a + b - 1) / 2 for a, b in GRID.xs),
+                    ys=tuple((a + b - 1) / 2 for a, b in GRID.ys),
+                    grid=BOARD, raw=Raw(GRID, shown), pixels=dark())
+    game.looks = reference_looks(samples(dark(), GRID)).with_look(
+        FILLED, samples(dark(((0, 0),)), GRID)[0, 0])
+    reading = game.read(Frame(dark()), first)
+    game.gestures(reading, game.plan(reading, solution))
+    for right, wrong in ((everything, 0), (everything[1:], 1)):
+        dimmed = (dark(right) * 0.6).astype(np.uint8)
+        check = game.check(game.read(Frame(dimmed), reading), solution)
+        assert check.wrong == wrong
+        assert (check.complete, check.sign) == ((True, "a layer over the board") if not wrong
+                                                else (None, None))
+        if wrong:
+            assert check.blocked is not None and "a layer over the board" in check.blocked
+            game.gestures(reading, game.plan(reading, solution))

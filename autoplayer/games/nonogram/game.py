@@ -66,6 +66,8 @@ PARK_DWELL = 0.05
 """Seconds the parking pointer rests on its corner cell before it leaves the board: a
 toolkit that merges queued motions would otherwise never see it enter that cell."""
 LAYER_SHARE = 0.9
+ODD_SHARE = 0.5
+"""A layer over the board is looked for when this share of the cells reads as no look."""
 MIN_COVER = 4
 """Unpressed cells that must change together to count as covered (a dialog spans cells;
 one cell changing is a cell drawn wrong)."""
@@ -495,14 +497,23 @@ class NonogramGame:
             # Nearly every cell the bot did not press changed at once: a layer over the
             # board (a dim behind a dialog) draws every look blended alike. Read through it.
             layer = fit_tint(batch.before[free], reading.samples[free], looks.change)
+        if layer is None and (odd.mean() >= ODD_SHARE or others.sum() >= LAYER_SHARE
+                              * free.sum()):
+            # Most of the board unreadable, or too few unpressed cells to tell (a small
+            # board, most of it pressed; a dim on dark cells moves them little): every
+            # cell against the look the batch should have left it in.
+            expect = looks.predicted(batch.before, batch.expected)
+            layer = fit_tint(expect, reading.samples, looks.change)
         if layer is not None:
             through = looks.through(layer)
             shown, _ = through.classify(reading.samples)
             wrong, odd = wrong_in(shown), shown == UNEXPLAINED
             details = tuple(f"row {r + 1} column {c + 1}" for r, c in np.argwhere(wrong)[:5])
-        if not (reading.covers or others.any() or around >= WINDOW_CHANGE):
+        covered = bool(reading.covers or others.any() or around >= WINDOW_CHANGE
+                       or layer is not None)
+        if not covered:
             batch.seen_right |= batch.touched & ~wrong & ~odd
-        if reading.covers or others.any() or around >= WINDOW_CHANGE:
+        if covered:
             # Something drew over the board: the cells under a window over the game, the
             # cells it changed, any the bot cannot read, and the pressed cells within its
             # reach that do not show what the press made (a dialog's plain middle may look

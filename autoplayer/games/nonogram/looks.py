@@ -152,6 +152,17 @@ class Looks:
                        learned={s: tint.apply(v).astype(np.float32)
                                 for s, v in self.learned.items()})
 
+    def predicted(self, before: np.ndarray, states: dict[tuple[int, int], int]) -> np.ndarray:
+        """The board as `before` (H×W×F) with the cells in `states` drawn in the look
+        their state shows (where that look is known)."""
+        out = before.copy()
+        for (r, c), state in states.items():
+            if state == UNKNOWN:
+                out[r, c] = self.reference[r, c] if self.blank[r, c] else self.blank_look
+            elif state in self.learned:
+                out[r, c] = self.learned[state]
+        return out
+
     def separation(self, state: int) -> float:
         """Distance from `state`'s look to the nearest other look known."""
         looks = {UNKNOWN: self.blank_look, **self.learned}
