@@ -354,9 +354,9 @@ class _Hands:
         self.frame: Any = None
         self.reading: Any = None
 
-    def act(self, gestures: Any) -> None:
+    def act(self, gestures: Any, *, settle: bool = True) -> None:
         """The gestures; a parking route at their end (moves only) is sent once the game
-        has drawn the rest (`until_drawn`)."""
+        has drawn the rest (`until_drawn`), with `settle`."""
         frame, report = self.frame, self.report
         bounds = frame.rect_to_screen(self.game.board(self.reading))
         on_screen = [to_screen(g, frame.origin, frame.scale) for g in gestures]
@@ -373,7 +373,7 @@ class _Hands:
         split = len(on_screen)
         while split > 0 and isinstance(on_screen[split - 1], Move):
             split -= 1
-        if 0 < split < len(on_screen):
+        if settle and 0 < split < len(on_screen):
             driver.perform(on_screen[:split])
             self.until_drawn(bounds)
             driver.perform(on_screen[split:])

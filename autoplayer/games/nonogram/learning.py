@@ -84,7 +84,10 @@ class Unexplained(UserError):
 class Hands(Protocol):
     """The play loop's input and capture, for a game that watches its own presses."""
 
-    def act(self, gestures: Sequence[Gesture]) -> None: ...
+    def act(self, gestures: Sequence[Gesture], *, settle: bool = True) -> None:
+        """Send the gestures; with `settle`, a parking route at their end only once the
+        game has drawn the rest."""
+        ...
 
     def grab(self) -> Frame: ...
 
@@ -121,18 +124,20 @@ class Seen:
 
 def watch(hands: Hands, board: Board, before: np.ndarray, gestures: Sequence[Gesture],
           *, touched: Collection[Cell] | None = None, nothing: float = NOTHING,
-          clock: Callable[[], float] = time.monotonic) -> Seen:
+          settle: bool = True, clock: Callable[[], float] = time.monotonic) -> Seen:
     """Send the gestures, park, and capture until the game has drawn what they did.
 
     Drawn: a change in any cell's look, then the same pixels for QUIET; or no change
     for `nothing` seconds (a press must be given time to show; parking alone needs
-    less). A change on cells the gestures do not touch (`touched`, when given) must
+    less; `settle`: park only once the game has drawn the gestures, for a game that
+    misses the pointer passing its parking cell otherwise). A change on cells the
+    gestures do not touch (`touched`, when given) must
     hold for NOTHING too: a menu stays, but a page lagging behind the pointer (its
     highlight still on the pressed cell's row) moves on. A window over the game (a
     menu of its own) needs no such wait. Until the first change the captures come POLL
     apart.
     """
-    hands.act([*gestures, *board.park])
+    hands.act([*gestures, *board.park], settle=settle)
     start = clock()
     mask = None
     if touched is not None:
@@ -172,6 +177,9 @@ class Experiment:
     presses: int = 0
     log: list[str] = field(default_factory=list)
     touched: set[Cell] = field(default_factory=set)
+    settle: bool = False
+    """Park only once the game has drawn each press: set once the game was seen to miss
+    the pointer passing its parking cell (a toolkit merging motions while it draws)."""
 
     def name(self, cell: Cell) -> str:
         return f"row {cell[0] + 1} column {cell[1] + 1}"
@@ -237,14 +245,17 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
     def press(cell: Cell, button: Button) -> int | str:
         """One press on one cell, watched: the look index, or 'menu'."""
         nonlocal now
-        seen = watch(hands, board, now, [board.click(cell, button)], touched={cell})
+        seen = watch(hands, board, now, [board.click(cell, button)], touched={cell},
+                     settle=exp.settle)
         exp.presses += 1
         exp.touched.add(cell)
         others = exp.looks.changed(seen.now, now)
         others[cell] = False
         if others.any() and not seen.frame.covers:
             # The game may have missed the pointer passing its parking cell (it keeps
-            # the pressed cell's row and column lit): park again before anything else.
+            # the pressed cell's row and column lit): park again before anything else,
+            # and from now on only once the game has drawn each press.
+            exp.settle = True
             seen = watch(hands, board, now, [])
             others = exp.looks.changed(seen.now, now)
             others[cell] = False
@@ -252,7 +263,7 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
             # Something drew over cells the press did not touch: a menu, most likely.
             # Esc is watched against the menu: its closing is the change waited for (a
             # board back as it was would otherwise look like a key that did nothing).
-            seen = watch(hands, board, seen.now, [Dismiss()])
+            seen = watch(hands, board, seen.now, [Dismiss()], settle=exp.settle)
             back = exp.looks.changed(seen.now, now)
             back[cell] = False
             if back.any():
@@ -363,7 +374,7 @@ def try_drags(exp: Experiment, hands: Hands, run: list[Cell], button: Button,
 
     def drag(a: Cell, b: Cell, steps: int) -> np.ndarray:
         seen = watch(hands, board, now, [board.drag(a, b, button, steps)],
-                     touched=set(Stroke(button, *a, *b).cells()))
+                     touched=set(Stroke(button, *a, *b).cells()), settle=exp.settle)
         exp.presses += 1
         return seen.now
 
