@@ -498,12 +498,16 @@ class NonogramGame:
             # board (a dim behind a dialog) draws every look blended alike. Read through it.
             layer = fit_tint(batch.before[free], reading.samples[free], looks.change)
         if layer is None and (odd.mean() >= ODD_SHARE or others.sum() >= LAYER_SHARE
-                              * free.sum()):
+                              * free.sum()) and all(map(looks.knows, batch.expected.values())):
             # Most of the board unreadable, or too few unpressed cells to tell (a small
             # board, most of it pressed; a dim on dark cells moves them little): every
-            # cell against the look the batch should have left it in.
+            # cell against the look the batch should have left it in. A layer it is only
+            # if nearly every cell reads as a look through it.
             expect = looks.predicted(batch.before, batch.expected)
-            layer = fit_tint(expect, reading.samples, looks.change)
+            tint = fit_tint(expect, reading.samples, looks.change)
+            if tint is not None and (looks.through(tint).classify(reading.samples)[0]
+                                     == UNEXPLAINED).mean() <= 1 - LAYER_SHARE:
+                layer = tint
         if layer is not None:
             through = looks.through(layer)
             shown, _ = through.classify(reading.samples)
