@@ -61,6 +61,8 @@ class Report:
     learned: str = ""
     """What the game learned about its rules before the first batch, or where they came from."""
     learn_presses: int = 0
+    solutions_tried: int = 1
+    """Solutions of the clues played in turn (more than one where the game said nothing)."""
 
     def as_dict(self) -> dict[str, Any]:
         """The report as plain data (for `play --json`)."""
@@ -73,6 +75,7 @@ class Report:
             "first_input_epoch": self.first_input_epoch,
             "total_s": round(self.total, 3), "gestures": self.gestures, "events": self.events,
             "units_changed": self.units_changed, "units": self.units,
+            "solutions_tried": self.solutions_tried,
             "right_at_start": self.right_at_start, "batches": self.batches,
             "wrong_after": self.wrong_after, "planned": self.planned, "note": self.note,
             "wrong": None if check is None else check.wrong,
@@ -101,8 +104,10 @@ class Report:
         if self.learned:
             out.append(f"rules: {self.learned}")
         if self.check is not None and not self.dry_run:
+            which = ("the solution" if self.solutions_tried == 1 else
+                     f"solution {self.solutions_tried} of the clues' solutions")
             if self.check.wrong == 0:
-                verdict = f"every {self.unit} verified against the solution"
+                verdict = f"every {self.unit} verified against {which}"
             else:
                 verdict = f"{self.check.wrong} {self.unit}s still wrong"
             shown = {True: "the game shows it complete", False: "the game does not show it "
@@ -112,7 +117,9 @@ class Report:
                 hidden = f" ({'; '.join(self.check.details)})" if self.check.details else ""
                 out.append(f"solved; the game shows {self.check.sign}{hidden}")
             elif self.check.wrong == 0 and self.check.complete is None:
-                out.append("board verified; the game gave no sign")
+                out.append("board verified; the game gave no sign" + (
+                    f" on any of the {self.solutions_tried} solutions played"
+                    if self.solutions_tried > 1 else ""))
         if self.overlay is not None:
             out.append(f"overlay: {self.overlay}")
         times = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in self.stages.items())
@@ -277,7 +284,8 @@ def _play(game: Game[Any, Any, Any], source: FrameSource, report: Report, starte
 
     finish = getattr(game, "finish", None)
     finished = finish is None
-    for _ in range(game.max_batches):
+    others = list(solved.others)
+    for _ in range(game.max_batches * (1 + len(others))):
         over_budget()
         _stop_if_blocked(game, report)
         with _stage(report, "plan"):
@@ -291,6 +299,15 @@ def _play(game: Game[Any, Any, Any], source: FrameSource, report: Report, starte
             if report.check.complete is None and not finished:
                 finished = True
                 moves = finish(reading, solution)
+            if report.check.complete is None and not moves and others:
+                # No sign on this solution: the clues allow others, and a game may accept
+                # only its own picture. The next one is played like the first.
+                solution = others.pop(0)
+                report.solutions_tried += 1
+                with _stage(report, "verify"):
+                    report.check = game.check(reading, solution)
+                with _stage(report, "plan"):
+                    moves = game.plan(reading, solution)
         if not moves:
             break
         if source.moved(frame):

@@ -101,6 +101,30 @@ def test_a_sign_that_comes_while_the_bot_marks_empty_cells_is_solved(tmp_path) -
     assert any(line.startswith("solved; the game shows") for line in report.lines())
 
 
+def test_a_game_that_accepts_only_its_own_picture_gets_the_clues_other_solutions(
+        tmp_path) -> None:
+    """Clues with two solutions; the game's sign comes only on its own picture, the one
+    the solver finds second: the bot plays the first, sees no sign (marks the empty
+    cells, still none), then plays the other."""
+    from autoplayer.games.nonogram.model import Puzzle, line_clue
+    from autoplayer.games.nonogram.solver import Verdict, solve
+
+    grid = SOLUTION.copy()
+    grid[5, 6:8] = grid[6:8, 5] = 0
+    grid[6:8, 6:8] = [[1, 0], [0, 1]]  # its mirror [[0, 1], [1, 0]] fits the clues too
+    result = solve(Puzzle(tuple(line_clue(r) for r in grid),
+                          tuple(line_clue(c) for c in grid.T)), max_solutions=4)
+    assert result.verdict is Verdict.MULTIPLE and len(result.solutions) == 2
+    picture = np.asarray(result.solutions[1], np.int8)
+    sim = SimGame(picture, scheme="toggle", sign="dialog")
+    report, _ = run(sim, tmp_path)
+    assert sim.solved() and sim.dialog_up()
+    assert report.solutions_tried == 2 and report.check is not None
+    assert report.check.sign is not None
+    assert "several" not in report.note and "2 solutions" in report.note
+    assert any(line.startswith("solved; the game shows") for line in report.lines())
+
+
 def test_a_game_seen_before_costs_no_presses_and_its_file_is_readable(tmp_path) -> None:
     first = SimGame(SOLUTION, scheme="cycle", menu=True, drag="enter", sign="dialog")
     run(first, tmp_path)

@@ -62,6 +62,9 @@ class Solved(Generic[SolutionT]):
     solution: SolutionT
     note: str = ""
     """E.g. 'several solutions exist; playing one'."""
+    others: tuple[SolutionT, ...] = ()
+    """Further solutions the puzzle read allows, tried in turn where the game gives no
+    sign on the one played (a game may accept only its own picture)."""
 
 
 @dataclass(frozen=True)

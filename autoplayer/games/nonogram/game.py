@@ -65,6 +65,9 @@ SIGN_WAIT = 1.5
 PARK_DWELL = 0.05
 """Seconds the parking pointer rests on its corner cell before it leaves the board: a
 toolkit that merges queued motions would otherwise never see it enter that cell."""
+SOLUTIONS = 4
+"""Solutions looked for: a puzzle with several gets each tried in turn until the game
+says solved (one that accepts only its own picture says nothing on the others)."""
 LAYER_SHARE = 0.9
 ODD_SHARE = 0.5
 """A layer over the board is looked for when this share of the cells reads as no look."""
@@ -257,7 +260,7 @@ class NonogramGame:
         except InputError as err:
             raise InputError(f"the clues read do not make a puzzle: {err.message}",
                              region=region) from None
-        result = solve(reading.puzzle, max_solutions=2, timeout=SOLVE_TIMEOUT)
+        result = solve(reading.puzzle, max_solutions=SOLUTIONS, timeout=SOLVE_TIMEOUT)
         if result.verdict is Verdict.CONTRADICTION:
             where = ""
             if result.contradiction is not None:
@@ -273,8 +276,11 @@ class NonogramGame:
         if used is not None and used != getattr(self._templates(), "name", None):
             notes.append(f"clues read with the calibrated templates {used}")
         if result.verdict is Verdict.MULTIPLE:
-            notes.append("the clues allow several solutions; playing one of them")
-        return Solved(result.solutions[0], "; ".join(notes))
+            many = f"at least {SOLUTIONS}" if len(result.solutions) >= SOLUTIONS else str(
+                len(result.solutions))
+            notes.append(f"the clues allow {many} solutions; playing one of them, and the "
+                         "others in turn while the game gives no sign")
+        return Solved(result.solutions[0], "; ".join(notes), tuple(result.solutions[1:]))
 
     # -- learning ---------------------------------------------------------
     def learn(self, reading: Reading, solution: np.ndarray, hands: Hands
