@@ -33,8 +33,9 @@ def reading(rows, columns, shown=None) -> Reading:
 def test_several_solutions_play_one_and_say_so() -> None:
     game = NonogramGame()
     solved = game.solve(reading([(1,), (1,)], [(1,), (1,)]))
-    assert "several solutions" in solved.note
+    assert "the clues allow 2 solutions; playing one of them" in solved.note
     assert solved.solution.sum() == 2
+    assert len(solved.others) == 1 and (solved.others[0] != solved.solution).sum() == 4
 
 
 def test_clues_without_a_solution_are_a_misread_naming_the_region() -> None:
