@@ -570,7 +570,7 @@ class NonogramGame:
                 # for done it had to guess at: the fills were the game's rule.
                 fills_only = (self.rules or ASSUMED).profile(mark_empty=False)
                 if not seen_wrong_by(fills_only).any():
-                    seen_wrong = seen_wrong & False
+                    seen_wrong = np.zeros_like(seen_wrong)
             what = (("a layer over its whole window" if around >= WINDOW_CHANGE
                      else "a layer over the board") if layer is not None else
                     sign_words(float(others.mean()), around, reading.covers))
