@@ -193,8 +193,11 @@ class SimGame:
             line = [end]
         elif self.drag == "enter":
             line = [c for c in cells if c is not None]
-            if self.motion < self.merge and len(line) > 2:
-                line = [line[0], *line[1:-1][1::2], line[-1]]
+            if self.motion < self.merge:
+                cells_in = [start, *line]
+                entered = [c for i, c in enumerate(cells_in) if i == 0 or c != cells_in[i - 1]]
+                if len(entered) > 2:
+                    line = [entered[0], *entered[1:-1][1::2], entered[-1]]
         else:
             (r0, c0), (r1, c1) = start, end
             if abs(c1 - c0) >= abs(r1 - r0):

@@ -138,14 +138,16 @@ def test_a_game_seen_before_costs_no_presses_and_its_file_is_readable(tmp_path) 
 
 
 def test_a_game_that_merges_motions_gets_slower_drags(tmp_path) -> None:
-    """A game acting on each cell entered that merges close motions (a busy browser)
-    misses cells between a drag's ends: seen in the experiment, its drags slow down."""
+    """A game acting on each cell entered that merges close motions systematically
+    misses cells between a drag's ends: the experiment still tells `enter` (both ends
+    and some of the middle filled); the first batch's drags miss half the cells between
+    their ends, so the repair and the profile get slower motions."""
     sim = SimGame(SOLUTION, drag="enter", merge=0.03, sign="dialog")
     report, game = run(sim, tmp_path)
     assert sim.solved() and report.check is not None and report.check.sign is not None
     assert game.rules is not None and game.rules.drag == "enter"
     assert game.rules.motion >= 0.03
-    assert report.batches == 1 and report.wrong_after == [0]
+    assert report.batches == 2 and report.wrong_after[0] > 0 == report.wrong_after[1]
     assert load_rules(tmp_path / "game.json").motion == game.rules.motion
 
 

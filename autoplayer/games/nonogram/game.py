@@ -65,6 +65,12 @@ SIGN_WAIT = 1.5
 PARK_DWELL = 0.05
 """Seconds the parking pointer rests on its corner cell before it leaves the board: a
 toolkit that merges queued motions would otherwise never see it enter that cell."""
+MERGED_SHARE = 0.5
+"""Share of the cells between drag ends missed that shows a game merging motions
+systematically, not now and then."""
+SLOW_MOTION = 0.04
+MAX_MOTION = 0.1
+"""Seconds between a drag's motions in a game seen to merge them (at least, and at most)."""
 SOLUTIONS = 4
 """Solutions looked for: a puzzle with several gets each tried in turn until the game
 says solved (one that accepts only its own picture says nothing on the others)."""
@@ -412,31 +418,32 @@ class NonogramGame:
             self._save()
 
     def _learn_motion(self, reading: Reading) -> None:
-        """A drag of the last batch that filled both its ends but not a cell between, in a
+        """Drags of the last batch that filled their ends but not the cells between, in a
         game that acts on each cell entered: the game merged motions that came close
-        together (a browser does, within one frame, when it is busy). Its drags get their
-        motions further apart from now on."""
-        from autoplayer.games.nonogram.learning import MAX_MOTION, SLOW_MOTION
-
+        together. Now and then (a busy browser, within one frame) the next batch repairs
+        the few cells missed, cheaper than slower drags; where half the cells between
+        were missed, the game merges systematically, and its drags get their motions
+        further apart from now on (kept in its profile)."""
         rules, batch = self.rules, self._batch
         if rules is None or rules.drag != "enter" or batch is None or rules.motion >= MAX_MOTION:
             return
         shown = reading.shown
+        between = missed = 0
         for stroke in self._strokes:
             cells = stroke.cells()
             if len(cells) < 3 or any(shown[c] != batch.expected.get(c) for c in
                                      (cells[0], cells[-1])):
                 continue
-            missed = [c for c in cells[1:-1] if shown[c] == batch.shown_before[c]
-                      and batch.expected.get(c) != shown[c]]
-            if missed:
-                slower = min(MAX_MOTION, max(2 * rules.motion, SLOW_MOTION))
-                self.rules = replace(rules, motion=slower)
-                self.pace = pace_for(self.rules)
-                self.learning.append(f"a drag missed {len(missed)} cells it entered: "
-                                     f"motions {slower * 1000:.0f} ms apart")
-                self._save()
-                return
+            between += len(cells) - 2
+            missed += sum(1 for c in cells[1:-1] if shown[c] == batch.shown_before[c]
+                          and batch.expected.get(c) != shown[c])
+        if between and missed >= MERGED_SHARE * between:
+            slower = min(MAX_MOTION, max(2 * rules.motion, SLOW_MOTION))
+            self.rules = replace(rules, motion=slower)
+            self.pace = pace_for(self.rules)
+            self.learning.append(f"drags missed {missed} of {between} cells between their "
+                                 f"ends: motions {slower * 1000:.0f} ms apart")
+            self._save()
 
     def finish(self, reading: Reading, solution: np.ndarray) -> list[Stroke]:
         """The board is right and the game gave no sign: mark the empty cells (where the

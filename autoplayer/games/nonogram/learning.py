@@ -68,9 +68,6 @@ WATCH_LIMIT = 2.0
 """Longest wait for a game to finish drawing one press."""
 MIN_RUN = 3
 """Cells a drag is tried on: three tell a line from its ends."""
-SLOW_MOTION = 0.04
-MAX_MOTION = 0.1
-"""Seconds between a drag's motions in a game seen to merge them (at least, and at most)."""
 SPLIT_RUN = 5
 """A run this long leaves three inner cells to tell `enter` from `ends`."""
 
@@ -407,12 +404,11 @@ def try_drags(exp: Experiment, hands: Hands, run: list[Cell], button: Button,
         if kind == "enter" and second != set(inner):
             # The game acts on each cell entered but missed one in the middle (never an
             # end: the press is its own event, and the last motion is never merged
-            # away): it merges motions that come close together, as a browser does
-            # within one frame. Its drags get their motions further apart.
-            slower = min(MAX_MOTION, max(2 * exp.rules.motion, SLOW_MOTION))
-            exp.rules = replace(exp.rules, motion=slower)
+            # away): it merges motions that come close together, as a busy browser does
+            # within one frame. Whether it does so often enough to slow the drags down
+            # for, the first batch's drags tell (`game._learn_motion`).
             exp.log.append(f"a drag missed {len(inner) - len(second)} of the cells it "
-                           f"entered: motions {slower * 1000:.0f} ms apart")
+                           "entered")
         if kind is None:
             raise Unexplained(f"a {button.value} drag through every cell of "
                               f"{exp.name(inner[0])} to {exp.name(inner[-1])} filled "
