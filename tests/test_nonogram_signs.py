@@ -40,12 +40,13 @@ class Raw:
     state: np.ndarray
 
 
-def picture(filled: tuple[tuple[int, int], ...] = ()) -> np.ndarray:
-    """A 200x200 window: grey, white cells, black filled ones."""
-    pixels = np.full((200, 200, 3), 120, np.uint8)
+def picture(filled: tuple[tuple[int, int], ...] = (), *, ground: int = 120, blank: int = 230,
+            fill: int = 0) -> np.ndarray:
+    """A 200x200 window: grey, white cells, black filled ones (or the levels given)."""
+    pixels = np.full((200, 200, 3), ground, np.uint8)
     for r, (y0, y1) in enumerate(GRID.ys):
         for c, (x0, x1) in enumerate(GRID.xs):
-            pixels[y0:y1, x0:x1] = 0 if (r, c) in filled else 230
+            pixels[y0:y1, x0:x1] = fill if (r, c) in filled else blank
     return pixels
 
 
@@ -173,11 +174,7 @@ def test_a_dim_over_dark_cells_is_read_through() -> None:
     the layer as a change; but most of the board reads as no look: every cell is then
     compared with the look the batch should have left it in."""
     def dark(filled: tuple[tuple[int, int], ...] = ()) -> np.ndarray:
-        pixels = np.full((200, 200, 3), 20, np.uint8)
-        for r, (y0, y1) in enumerate(GRID.ys):
-            for c, (x0, x1) in enumerate(GRID.xs):
-                pixels[y0:y1, x0:x1] = 60 if (r, c) in filled else 30
-        return pixels
+        return picture(filled, ground=20, blank=30, fill=60)
 
     everything = tuple((r, c) for r in range(N) for c in range(N) if (r + c) % 3 == 0)
     solution = np.full((N, N), EMPTY, np.int8)
