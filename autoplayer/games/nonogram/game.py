@@ -510,12 +510,13 @@ class NonogramGame:
             # Nearly every cell the bot did not press changed at once: a layer over the
             # board (a dim behind a dialog) draws every look blended alike. Read through it.
             layer = fit_tint(batch.before[free], reading.samples[free], looks.change)
-        if layer is None and (odd.mean() >= ODD_SHARE or others.sum() >= LAYER_SHARE
-                              * free.sum()) and all(map(looks.knows, batch.expected.values())):
-            # Most of the board unreadable, or too few unpressed cells to tell (a small
-            # board, most of it pressed; a dim on dark cells moves them little): every
-            # cell against the look the batch should have left it in. A layer it is only
-            # if nearly every cell reads as a look through it.
+        unread = float(odd.mean())
+        if layer is None and unread >= ODD_SHARE and all(
+                map(looks.knows, batch.expected.values())):
+            # Most of the board reads as no look, and too few unpressed cells showed a
+            # layer (a small board, most of it pressed; a dim on dark cells moves them
+            # little): every cell against the look the batch should have left it in. A
+            # layer it is only if nearly every cell reads as a look through it.
             expect = looks.predicted(batch.before, batch.expected)
             tint = fit_tint(expect, reading.samples, looks.change)
             if tint is not None and (looks.through(tint).classify(reading.samples)[0]
