@@ -131,9 +131,22 @@ def page_window(server: GameServer, xserver: Xvfb, *, width: int, height: int,
         yield app
 
 
-def solved_state(server: GameServer, session: str, timeout: float = 10.0) -> dict[str, Any]:
-    """The page's report once it calls itself solved (or after `timeout`, for the asserts)."""
+def solved_state(server: GameServer, session: str, timeout: float = 10.0,
+                 quiet: float = 0.5) -> dict[str, Any]:
+    """The page's report once it calls itself solved and its counts have stopped changing
+    for `quiet` seconds (its last posts can arrive after the bot has returned), or after
+    `timeout`, for the asserts."""
+    deadline = time.monotonic() + timeout
     server.wait_for(session, lambda s, _: bool(s and s.get("solved")), timeout)
+    last, since = None, time.monotonic()
+    while time.monotonic() < deadline:
+        state = server.state(session) or {}
+        key = (state.get("events"), state.get("changes"), state.get("solved"))
+        if key != last:
+            last, since = key, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            return state
+        time.sleep(0.05)
     return server.state(session) or {}
 
 
