@@ -7,7 +7,8 @@ Every play, whatever its rules, must be *honest*: exit 0 only on a board the pag
 solved; "solved; the game shows ..." only when the page showed a sign, in the words that
 sign should produce; "board verified; the game gave no sign" only on a page that has none;
 never an input while the page's dialog or alert is up; any exit 1 a one-line
-"stopped: ..." reason. On top of that the bot must *solve* every rule set the page offers.
+"stopped: ..." reason, and never on a page that says solved. On top of that the bot
+must *solve* every rule set the page offers.
 
 1. Random draws: rule sets (`rulesets.random_rules`) with random looks (skin, theme,
    cell size, which side the clues stand on, thick 5-lines) and sizes 5..15, drawn
@@ -232,6 +233,8 @@ def assert_honest(out: Outcome) -> None:
     else:
         assert len(out.error.splitlines()) == 1 and out.error.startswith("stopped: "), \
             f"{why}: exit 1 without a one-line 'stopped:' reason: {out.error!r}"
+        assert state.get("solved") is not True, f"{why}: exit 1 on a board the page " \
+            f"calls solved: {out.error}"
         assert solved_line is None and quiet_line is None
     if solved_line is not None:
         assert state.get("sign_shown") is True, f"{why}: a sign the page never showed"

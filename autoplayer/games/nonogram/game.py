@@ -76,7 +76,8 @@ SOLUTIONS = 4
 says solved (one that accepts only its own picture says nothing on the others)."""
 LAYER_SHARE = 0.9
 ODD_SHARE = 0.5
-"""A layer over the board is looked for when this share of the cells reads as no look."""
+"""A layer over the board is looked for when this share of the cells reads as no look, or
+not as the last batch left it."""
 MIN_COVER = 4
 """Unpressed cells that must change together to count as covered (a dialog spans cells;
 one cell changing is a cell drawn wrong)."""
@@ -510,13 +511,17 @@ class NonogramGame:
             # Nearly every cell the bot did not press changed at once: a layer over the
             # board (a dim behind a dialog) draws every look blended alike. Read through it.
             layer = fit_tint(batch.before[free], reading.samples[free], looks.change)
-        unread = float(odd.mean())
-        if layer is None and unread >= ODD_SHARE and all(
+        left = batch.shown_before.copy()
+        for cell, state in batch.expected.items():
+            left[cell] = state
+        unlike = float((odd | (shown != left)).mean())
+        if layer is None and unlike >= ODD_SHARE and all(
                 map(looks.knows, batch.expected.values())):
-            # Most of the board reads as no look, and too few unpressed cells showed a
-            # layer (a small board, most of it pressed; a dim on dark cells moves them
-            # little): every cell against the look the batch should have left it in. A
-            # layer it is only if nearly every cell reads as a look through it.
+            # Most of the board reads as no look or not as the batch left it, and too few
+            # unpressed cells showed a layer (most of the board pressed; a dim on dark
+            # blanks moves them little, and dims the fills into something nearer blank):
+            # every cell against the look the batch should have left it in. A layer it is
+            # only if nearly every cell reads as a look through it.
             expect = looks.predicted(batch.before, batch.expected)
             tint = fit_tint(expect, reading.samples, looks.change)
             if tint is not None and (looks.through(tint).classify(reading.samples)[0]
