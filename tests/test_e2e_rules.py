@@ -322,6 +322,10 @@ FIXED: dict[str, dict[str, Any]] = {
     "drag-none": dict(drag="none"),
     "sign-dialog": dict(sign="dialog"),
     "sign-alert": dict(sign="alert"),
+    # Chromium's scrim on black blanks barely moves them and dims bright fills towards
+    # the blank look; the alert's box covers the board's top row.
+    "sign-alert-dark": dict(sign="alert", skin="mono", theme="dark", fill="image",
+                            columns="bottom", cell=32),
     "sign-after-marks": dict(rule="marks", sign="dialog"),
     "no-sign": dict(sign="none"),
 }

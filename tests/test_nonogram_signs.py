@@ -229,6 +229,13 @@ def test_a_dim_that_draws_the_fills_near_the_blank_look_is_read_through() -> Non
     assert (seen.shown[everything[0]], seen.shown[0, 0]) == (UNKNOWN, UNKNOWN)  # as in CI
     check = game.check(seen, solution)
     assert (check.wrong, check.complete, check.sign) == (0, True, "a layer over the board")
+    # The alert's own box on the scrim, over a pressed cell: still the layer, that cell
+    # hidden and counted as the batch made it.
+    (x0, x1), (y0, y1) = GRID.xs[1], GRID.ys[0]
+    boxed = fill(dimmed, x0 - 3, y0 - 3, x1 - x0 + 6, y1 - y0 + 6, 255)
+    check = game.check(game.read(Frame(boxed), reading), solution)
+    assert (check.wrong, check.complete, check.sign) == (0, True, "a layer over the board")
+    assert check.details == ("1 cells hidden under it, last seen or made right",)
     # The same batch not drawn at all is no layer: the bot says the cells are wrong.
     check = game.check(game.read(Frame(bright()), reading), solution)
     assert check.complete is None and check.wrong == len(everything)

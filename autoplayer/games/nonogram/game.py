@@ -498,11 +498,16 @@ class NonogramGame:
         free = ~batch.touched & ~under & ~lit
         others = moved & free
         around = self._since_right(reading, bool(wrong.any() or others.any()))
+        left = batch.shown_before.copy()
+        for cell, state in batch.expected.items():
+            left[cell] = state
+        unlike = float((odd | (shown != left)).mean())
         if (not reading.covers and around < WINDOW_CHANGE and others.sum() >= 2
-                and in_one_row_and_column(others)):
-            # A row and a column lit: the pointer's hover in a frame the game drew while
-            # still catching up with the input. Not settled: those cells are not counted
-            # right until the game has drawn the pointer parked.
+                and in_one_row_and_column(others) and unlike < ODD_SHARE):
+            # A row and a column lit (and the rest of the board as the batch left it): the
+            # pointer's hover in a frame the game drew while still catching up with the
+            # input. Not settled: those cells are not counted right until the game has
+            # drawn the pointer parked.
             late = wrong | others
             details = tuple(f"row {r + 1} column {c + 1}" for r, c in np.argwhere(late)[:5])
             return Check(int(late.sum()), total, None, details)
@@ -510,11 +515,8 @@ class NonogramGame:
         if free.any() and others.sum() >= LAYER_SHARE * free.sum():
             # Nearly every cell the bot did not press changed at once: a layer over the
             # board (a dim behind a dialog) draws every look blended alike. Read through it.
-            layer = fit_tint(batch.before[free], reading.samples[free], looks.change)
-        left = batch.shown_before.copy()
-        for cell, state in batch.expected.items():
-            left[cell] = state
-        unlike = float((odd | (shown != left)).mean())
+            layer = fit_tint(batch.before[free], reading.samples[free], looks.change,
+                             share=LAYER_SHARE)
         if layer is None and unlike >= ODD_SHARE and all(
                 map(looks.knows, batch.expected.values())):
             # Most of the board reads as no look or not as the batch left it, and too few
@@ -523,7 +525,7 @@ class NonogramGame:
             # every cell against the look the batch should have left it in. A layer it is
             # only if nearly every cell reads as a look through it.
             expect = looks.predicted(batch.before, batch.expected)
-            tint = fit_tint(expect, reading.samples, looks.change)
+            tint = fit_tint(expect, reading.samples, looks.change, share=LAYER_SHARE)
             if tint is not None and (looks.through(tint).classify(reading.samples)[0]
                                      == UNEXPLAINED).mean() <= 1 - LAYER_SHARE:
                 layer = tint

@@ -101,22 +101,40 @@ class Tint:
         return (1 - self.alpha) * look + self.alpha * self.towards
 
 
-def fit_tint(look: np.ndarray, seen: np.ndarray, tolerance: float) -> Tint | None:
+def _blend(look: np.ndarray, seen: np.ndarray, towards: float) -> float | None:
+    """The least-squares alpha of `seen` as `look` blended towards `towards`."""
+    span = towards - look
+    usable = np.abs(span) > 2  # a near-white blank lit towards white still moves a bit
+    if usable.sum() < span.size // 3:
+        return None
+    return float(((seen - look)[usable] * span[usable]).sum() / (span[usable] ** 2).sum())
+
+
+def fit_tint(look: np.ndarray, seen: np.ndarray, tolerance: float, *,
+             share: float = 1.0) -> Tint | None:
     """The blend of `look` towards white or black that draws `seen`, if one does (`look`
-    and `seen` may be stacks of cells: one blend for all of them)."""
+    and `seen` may be stacks of cells: one blend for all of them).
+
+    With `share` below 1 the blend need draw only that share of the cells best: a box
+    on the layer (a browser's alert on its scrim) may hide the rest."""
     best: tuple[float, Tint] | None = None
     for towards in (255.0, 0.0):
-        span = towards - look
-        usable = np.abs(span) > 2  # a near-white blank lit towards white still moves a bit
-        if usable.sum() < span.size // 3:
+        alpha = _blend(look, seen, towards)
+        if alpha is None:
             continue
-        alpha = float(((seen - look)[usable] * span[usable]).sum() / (span[usable] ** 2).sum())
+        per = distance(Tint(alpha, towards).apply(look), seen)
+        if share < 1.0:
+            keep = per <= np.quantile(per, share)
+            alpha = _blend(look[keep], seen[keep], towards)
+            if alpha is None:
+                continue
+            per = distance(Tint(alpha, towards).apply(look), seen)
+            per = per[per <= np.quantile(per, share)]
         if not 0.02 < alpha < 0.85:
             continue
-        tint = Tint(alpha, towards)
-        residual = float(np.mean(distance(tint.apply(look), seen)))
+        residual = float(np.mean(per))
         if residual <= tolerance and (best is None or residual < best[0]):
-            best = (residual, tint)
+            best = (residual, Tint(alpha, towards))
     return None if best is None else best[1]
 
 
