@@ -43,6 +43,9 @@ SKIN = "pixel"
 RUNS = int(os.environ.get("BENCH_LEARN_RUNS", "3"))
 """Runs per rule set (BENCH_LEARN_RUNS to change it; BENCH_LEARN_JSON=FILE keeps every
 run's reports)."""
+PARTS = frozenset(os.environ.get("BENCH_LEARN_PARTS", "learn,drags").split(","))
+"""Which tables to measure and publish (BENCH_LEARN_PARTS=drags for the drag table alone);
+a table not measured is left as it stands in docs/benchmarks.md."""
 
 RULE_SETS: tuple[tuple[str, dict[str, str]], ...] = (
     ("default (toggle, drag=line)", {}),
@@ -312,18 +315,45 @@ def drag_table(results: dict[str, list[tuple[dict, dict]]]) -> list[str]:
 def main() -> None:
     from autoplayer.screen.xvfb import virtual_display
 
-    load = os.getloadavg()[0]
+    unknown = PARTS - {"learn", "drags"}
+    if unknown:
+        raise SystemExit(f"BENCH_LEARN_PARTS: unknown part {sorted(unknown)[0]!r} "
+                         "(learn, drags)")
+    load = load_mid = os.getloadavg()[0]
+    learned: dict[str, list[tuple[dict, dict]]] = {}
+    timings: dict[str, dict[str, Any]] = {}
+    dragged: dict[str, list[tuple[dict, dict]]] = {}
     with virtual_display(1280, 1024) as x:
-        learned = learning(x.display)
-        timings = {label: where_time_goes(x.display, rules) for label, rules in RULE_SETS}
-        load_mid = os.getloadavg()[0]
-        dragged = drags(x.display)
+        if "learn" in PARTS:
+            learned = learning(x.display)
+            timings = {label: where_time_goes(x.display, rules) for label, rules in RULE_SETS}
+            load_mid = os.getloadavg()[0]
+        if "drags" in PARTS:
+            dragged = drags(x.display)
     load_end = os.getloadavg()[0]
     if os.environ.get("BENCH_LEARN_JSON"):  # the raw runs, for a closer look
         with open(os.environ["BENCH_LEARN_JSON"], "w", encoding="utf-8") as out:
             json.dump({"learning": learned, "timings": timings, "drags": dragged}, out,
                       indent=1, default=str)
+    if "learn" in PARTS:
+        publish_learning(learned, timings, load, load_mid)
+    if "drags" in PARTS:
+        drag_text = (
+            f"The same command on a {DRAG_SIZE}×{DRAG_SIZE} (seeds 21.., then a new puzzle "
+            "with the profile kept, seeds 31..) for each drag behaviour of the page, the other "
+            "rules the defaults. Goal: one batch, no repairs. Bot gestures = clicks, drags and "
+            "key presses sent, the experiment's included; cells changed = the cells the "
+            "batches were planned to change (the experiment's not included); page events = "
+            "presses the page took and changes = cell changes it made, both counting the "
+            "experiment's presses on a fresh play. A batch after the board came right with "
+            "wrong-after 0 is the bot marking the empty cells because the game gave no sign "
+            f"it saw. Load average at end {load_end:.1f}."
+        )
+        publish("nonogram-drags", drag_text, drag_table(dragged), load_mid)
 
+
+def publish_learning(learned: dict[str, list[tuple[dict, dict]]],
+                     timings: dict[str, dict[str, Any]], load: float, load_mid: float) -> None:
     rows, misses = learning_table(learned)
     verdict = ("Every target met." if not misses else
                "Targets missed: " + "; ".join(dict.fromkeys(misses)) + ".")
@@ -350,19 +380,6 @@ def main() -> None:
         "rest = choosing the cells, reading the looks, the final capture and read.\n\n"
         + "\n".join(breakdown_table(timings)))
     publish("nonogram-learn", text, [*rows, breakdown], load)
-
-    drag_text = (
-        f"The same command on a {DRAG_SIZE}×{DRAG_SIZE} (seeds 21.., then a new puzzle with "
-        "the profile kept, seeds 31..) for each drag behaviour of the page, the other rules "
-        "the defaults. Goal: one batch, no repairs. Bot gestures = clicks, drags and key presses "
-        "sent, the experiment's included; cells changed = the cells the batches were planned "
-        "to change (the experiment's not included); page events = presses the page took and "
-        "changes = cell changes it made, both counting the experiment's presses on a fresh "
-        "play. A batch after the board came right with wrong-after 0 is the bot marking the "
-        f"empty cells because the game gave no sign it saw. Load average at end {load_end:.1f}."
-    )
-    publish("nonogram-drags", drag_text, drag_table(dragged), load_mid)
-
 
 if __name__ == "__main__":
     main()
