@@ -65,6 +65,9 @@ class SimGame:
     within one frame: every second cell between a drag's ends is never entered."""
     motion: float = 0.0
     """The driver's pause before each motion of a drag (its pace)."""
+    drag_buttons: tuple[Button, ...] | None = None
+    """Buttons whose drags the game takes (None: all); a drag with another acts on the
+    pressed cell only."""
     grid: np.ndarray = field(init=False)
     presses: int = 0
     menu_open: bool = False
@@ -184,7 +187,8 @@ class SimGame:
         cells = [self.cell_at(x, y) for x, y in points]
         for x, y in points:
             self._enter(x, y)
-        if self.drag == "none":
+        if self.drag == "none" or (self.drag_buttons is not None
+                                   and g.button not in self.drag_buttons):
             return
         end = cells[-1]
         if end is None:

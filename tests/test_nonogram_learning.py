@@ -17,7 +17,7 @@ from simgame import SCHEMES, SimDriver, SimGame, SimNonogram, SimSource
 from autoplayer.games.nonogram.looks import UNEXPLAINED, fit_tint, reference_looks, samples
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
 from autoplayer.games.nonogram.rules import load_rules
-from autoplayer.geometry import Button
+from autoplayer.geometry import Button, Click, Drag
 from autoplayer.play import NotSolved, Report, play
 
 SOLUTION = np.array([[1 if (r * 7 + c * 3) % 5 < 3 else 0 for c in range(8)]
@@ -163,6 +163,27 @@ def test_merged_motions_seen_in_play_slow_the_kept_drags(tmp_path) -> None:
     assert load_rules(tmp_path / "game.json").motion >= 0.03
 
 
+def test_a_button_whose_drags_the_game_ignores_is_clicked_cell_by_cell(tmp_path) -> None:
+    """The game paints lines with the left button only: a right drag marks the pressed
+    cell alone. The marking batch (the game gives no sign, so the bot marks the empty
+    cells) misses the rest of each right drag; the repair and every later play click
+    right cell by cell."""
+    solution = np.zeros((8, 8), np.int8)
+    solution[:3, :] = solution[5, 2:6] = 1  # long runs of empty cells to drag over
+    sim = SimGame(solution, drag="line", drag_buttons=(Button.LEFT,), sign="none")
+    report, game = run(sim, tmp_path)
+    assert sim.solved() and (sim.grid != UNKNOWN).all()
+    assert game.rules is not None and game.rules.click_only == {Button.RIGHT}
+    assert any("clicked cell by cell" in line for line in game.learning), game.learning
+    assert load_rules(tmp_path / "game.json").click_only == {Button.RIGHT}
+    again = SimGame(solution, drag="line", drag_buttons=(Button.LEFT,), sign="none")
+    report, game = run(again, tmp_path)
+    assert again.solved() and report.learn_presses == 0 and report.batches == 1
+    right = [g for g in again.log if getattr(g, "button", None) is Button.RIGHT]
+    assert right and all(isinstance(g, Click) for g in right)
+    assert any(isinstance(g, Drag) and g.button is Button.LEFT for g in again.log)
+
+
 def test_a_game_that_no_longer_matches_its_profile_stops_honestly(tmp_path) -> None:
     run(SimGame(SOLUTION, scheme="toggle", sign="dialog"), tmp_path)
     changed = SimGame(SOLUTION, scheme="toggle", drag="none", sign="dialog")
@@ -227,3 +248,19 @@ def test_random_games(tmp_path) -> None:
             raise AssertionError(f"AUTOPLAYER_SEED={seed}: game {i} {sim}: {err}") from err
         assert sim.solved() or sim.sign == "none", f"AUTOPLAYER_SEED={seed}: game {i}"
         assert report.learn_presses <= 8, f"AUTOPLAYER_SEED={seed}: game {i}"
+
+
+def test_click_only_buttons_round_trip_and_are_checked(tmp_path) -> None:
+    """The profile keeps the buttons to click cell by cell; a file naming no button there
+    is refused with its name."""
+    from autoplayer.errors import UserError
+    from autoplayer.games.nonogram.rules import Rules, rules_from_json, save_rules
+
+    rules = Rules(press={(UNKNOWN, Button.LEFT): FILLED}, drag="line",
+                  click_only=frozenset({Button.RIGHT}))
+    save_rules(tmp_path / "p.json", rules)
+    assert load_rules(tmp_path / "p.json") == rules
+    assert "clicks only with right" in rules.describe()
+    data = {**rules.as_json(), "click_only": ["thumb"]}
+    with pytest.raises(UserError, match=r"^x\.json: \"click_only\" must list buttons"):
+        rules_from_json(data, "x.json")

@@ -419,31 +419,59 @@ class NonogramGame:
             self._save()
 
     def _learn_motion(self, reading: Reading) -> None:
-        """Drags of the last batch that filled their ends but not the cells between, in a
-        game that acts on each cell entered: the game merged motions that came close
-        together. Now and then (a busy browser, within one frame) the next batch repairs
-        the few cells missed, cheaper than slower drags; where half the cells between
-        were missed, the game merges systematically, and its drags get their motions
-        further apart from now on (kept in its profile)."""
+        """Drags of the last batch that missed cells after their press.
+
+        With the filling button (the one the experiment dragged with), in a game that
+        acts on each cell entered, ends filled and cells between missed mean the game
+        merged motions that came close together. Now and then (a busy browser, within
+        one frame) the next batch repairs the few cells missed, cheaper than slower
+        drags; where half the cells between were missed, the game merges systematically,
+        and its drags get their motions further apart from now on.
+
+        With another button (never dragged in the experiment), half the cells after the
+        press missed (the experiment saw the filling button's drags work) means its drags
+        are not to be relied on (a game that paints with one button only; the bundled
+        page in Chromium, whose right drags after a batch of left ones lost every motion
+        but the last): it is clicked cell by cell from now on, as clicks are never
+        merged. Both are kept in the game's profile."""
         rules, batch = self.rules, self._batch
-        if rules is None or rules.drag != "enter" or batch is None or rules.motion >= MAX_MOTION:
+        if rules is None or batch is None or rules.drag not in ("line", "enter"):
             return
         shown = reading.shown
+        filling = rules.button_to(UNKNOWN, FILLED)
+
+        def missed_in(cells: list[tuple[int, int]]) -> int:
+            return sum(1 for c in cells if shown[c] == batch.shown_before[c]
+                       and batch.expected.get(c) != shown[c])
+
         between = missed = 0
+        others: dict[Button, list[int]] = {}
         for stroke in self._strokes:
             cells = stroke.cells()
-            if len(cells) < 3 or any(shown[c] != batch.expected.get(c) for c in
-                                     (cells[0], cells[-1])):
-                continue
-            between += len(cells) - 2
-            missed += sum(1 for c in cells[1:-1] if shown[c] == batch.shown_before[c]
-                          and batch.expected.get(c) != shown[c])
-        if between and missed >= MERGED_SHARE * between:
+            if len(cells) < 3 or shown[cells[0]] != batch.expected.get(cells[0]):
+                continue  # a click, or the press itself not taken: no news of drags
+            if stroke.button is not filling:
+                tally = others.setdefault(stroke.button, [0, 0])
+                tally[0] += len(cells) - 1
+                tally[1] += missed_in(cells[1:])
+            elif rules.drag == "enter" and shown[cells[-1]] == batch.expected.get(cells[-1]):
+                between += len(cells) - 2
+                missed += missed_in(cells[1:-1])
+        dropped = frozenset(b for b, (n, m) in others.items() if m >= MERGED_SHARE * n)
+        if dropped - rules.click_only:
+            rules = replace(rules, click_only=rules.click_only | dropped)
+            self.learning.append(
+                f"drags with {', '.join(sorted(b.value for b in dropped))} missed "
+                f"{sum(others[b][1] for b in dropped)} of {sum(others[b][0] for b in dropped)} "
+                "cells after their press: that button is clicked cell by cell")
+        if between and missed >= MERGED_SHARE * between and rules.motion < MAX_MOTION:
             slower = min(MAX_MOTION, max(2 * rules.motion, SLOW_MOTION))
-            self.rules = replace(rules, motion=slower)
-            self.pace = pace_for(self.rules)
+            rules = replace(rules, motion=slower)
             self.learning.append(f"drags missed {missed} of {between} cells between their "
                                  f"ends: motions {slower * 1000:.0f} ms apart")
+        if rules != self.rules:
+            self.rules = rules
+            self.pace = pace_for(rules)
             self._save()
 
     def finish(self, reading: Reading, solution: np.ndarray) -> list[Stroke]:

@@ -59,6 +59,12 @@ class Profile:
     the press and the last motion count (Tatham's games)."""
     mark_empty: bool = False
     """Finished means every cell decided: the empty ones must show EMPTY (Tatham's Pattern)."""
+    click_only: frozenset[Button] = frozenset()
+    """Buttons whose drags the game does not take (its drags work with another button):
+    their runs are clicked cell by cell."""
+
+    def drags_with(self, button: Button) -> bool:
+        return self.drags and button not in self.click_only
 
 
 def wanted(solution_cell: int, profile: Profile) -> frozenset[int]:
@@ -101,7 +107,8 @@ def plan(shown: np.ndarray, solution: np.ndarray, profile: Profile) -> list[Stro
     strokes: list[Stroke] = []
     for layer in layers:
         for (_, button), cells in sorted(layer.items(), key=lambda kv: (kv[0][0], kv[0][1].value)):
-            runs = partition(cells) if profile.drags else [(r, c, r, c) for r, c in sorted(cells)]
+            runs = (partition(cells) if profile.drags_with(button)
+                    else [(r, c, r, c) for r, c in sorted(cells)])
             strokes.extend(Stroke(button, *run) for run in runs)
     return strokes
 
@@ -161,7 +168,7 @@ def gestures(
     out: list[Gesture] = []
     for s in strokes:
         x0, y0 = round(xs[s.c0]), round(ys[s.r0])
-        if len(s) == 1 or not profile.drags:
+        if len(s) == 1 or not profile.drags_with(s.button):
             out.extend(Click(round(xs[c]), round(ys[r]), s.button) for r, c in s.cells())
             continue
         x1, y1 = round(xs[s.c1]), round(ys[s.r1])

@@ -51,6 +51,9 @@ class Rules:
     done: str | None = None
     """One of DONE, or None until the game has been seen to finish."""
     motion: float = DEFAULT_MOTION
+    click_only: frozenset[Button] = frozenset()
+    """Buttons whose drags the game was seen to miss (its drags with the filling button
+    work): clicked cell by cell."""
 
     def has_mark(self) -> bool:
         return any(after == EMPTY for after in self.press.values())
@@ -70,6 +73,7 @@ class Rules:
             drags=self.drag in ("line", "enter"),
             drag_each_cell=self.drag == "enter",
             mark_empty=mark_empty,
+            click_only=self.click_only,
         )
 
     def describe(self) -> str:
@@ -84,6 +88,9 @@ class Rules:
             parts.append("menu on " + ", ".join(b.value for b in sorted(self.menu,
                                                                         key=lambda b: b.value)))
         parts.append(f"drags: {self.drag or 'untried'}")
+        if self.click_only:
+            parts.append("clicks only with " + ", ".join(
+                b.value for b in sorted(self.click_only, key=lambda b: b.value)))
         return "; ".join(parts)
 
     # -- the file -----------------------------------------------------------
@@ -100,6 +107,7 @@ class Rules:
             "drag": self.drag,
             "done": self.done,
             "motion_ms": round(self.motion * 1000, 1),
+            "click_only": sorted(b.value for b in self.click_only),
         }
 
 
@@ -135,8 +143,11 @@ def rules_from_json(data: Any, where: str) -> Rules:
     motion = data.get("motion_ms", DEFAULT_MOTION * 1000)
     if not isinstance(motion, int | float) or not 0 <= motion <= 1000:
         raise bad("\"motion_ms\" must be a number of milliseconds, 0..1000")
+    click_only = data.get("click_only", [])
+    if not isinstance(click_only, list) or any(b not in buttons for b in click_only):
+        raise bad("\"click_only\" must list buttons (left, right, middle)")
     return Rules(press=press, drag=drag, menu=frozenset(buttons[m] for m in menu), done=done,
-                 motion=motion / 1000)
+                 motion=motion / 1000, click_only=frozenset(buttons[b] for b in click_only))
 
 
 def load_rules(path: Path) -> Rules:
