@@ -9,6 +9,7 @@ has shown right with no input since.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -169,6 +170,26 @@ def test_a_dim_layer_over_the_board_is_read_through() -> None:
     assert check.blocked is not None and "a layer over the board" in check.blocked
 
 
+def filling(cells: tuple[tuple[int, int], ...], draw: Callable[..., np.ndarray]
+            ) -> tuple[NonogramGame, Reading, np.ndarray]:
+    """A game with known rules and the looks `draw` gives, and its first batch (fill
+    `cells`, the rest empty) planned and recorded as sent; and that solution."""
+    solution = np.full((N, N), EMPTY, np.int8)
+    for cell in cells:
+        solution[cell] = FILLED
+    game = NonogramGame(None, rules=RULES)
+    shown = np.full((N, N), UNKNOWN, np.int8)
+    first = Reading(Puzzle(((),) * N, ((),) * N), shown,
+                    xs=tuple((a + b - 1) / 2 for a, b in GRID.xs),
+                    ys=tuple((a + b - 1) / 2 for a, b in GRID.ys),
+                    grid=BOARD, raw=Raw(GRID, shown), pixels=draw())
+    game.looks = reference_looks(samples(draw(), GRID)).with_look(
+        FILLED, samples(draw(((0, 0),)), GRID)[0, 0])
+    reading = game.read(Frame(draw()), first)
+    game.gestures(reading, game.plan(reading, solution))
+    return game, reading, solution
+
+
 def test_a_dim_over_dark_cells_is_read_through() -> None:
     """Dark cells dimmed move less than a look change, so the unpressed cells do not show
     the layer as a change; but most of the board reads as no look: every cell is then
@@ -177,19 +198,7 @@ def test_a_dim_over_dark_cells_is_read_through() -> None:
         return picture(filled, ground=20, blank=30, fill=60)
 
     everything = tuple((r, c) for r in range(N) for c in range(N) if (r + c) % 3 == 0)
-    solution = np.full((N, N), EMPTY, np.int8)
-    for cell in everything:
-        solution[cell] = FILLED
-    game = NonogramGame(None, rules=RULES)
-    shown = np.full((N, N), UNKNOWN, np.int8)
-    first = Reading(Puzzle(((),) * N, ((),) * N), shown,
-                    xs=tuple((a + b - 1) / 2 for a, b in GRID.xs),
-                    ys=tuple((a + b - 1) / 2 for a, b in GRID.ys),
-                    grid=BOARD, raw=Raw(GRID, shown), pixels=dark())
-    game.looks = reference_looks(samples(dark(), GRID)).with_look(
-        FILLED, samples(dark(((0, 0),)), GRID)[0, 0])
-    reading = game.read(Frame(dark()), first)
-    game.gestures(reading, game.plan(reading, solution))
+    game, reading, solution = filling(everything, dark)
     for right, wrong in ((everything, 0), (everything[1:], 1)):
         dimmed = (dark(right) * 0.6).astype(np.uint8)
         check = game.check(game.read(Frame(dimmed), reading), solution)
@@ -211,19 +220,7 @@ def test_a_dim_that_draws_the_fills_near_the_blank_look_is_read_through() -> Non
         return picture(filled, ground=12, blank=0, fill=200)
 
     everything = tuple((r, c) for r in range(N) for c in range(N) if (r + c) % 3)
-    solution = np.full((N, N), EMPTY, np.int8)
-    for cell in everything:
-        solution[cell] = FILLED
-    game = NonogramGame(None, rules=RULES)
-    shown = np.full((N, N), UNKNOWN, np.int8)
-    first = Reading(Puzzle(((),) * N, ((),) * N), shown,
-                    xs=tuple((a + b - 1) / 2 for a, b in GRID.xs),
-                    ys=tuple((a + b - 1) / 2 for a, b in GRID.ys),
-                    grid=BOARD, raw=Raw(GRID, shown), pixels=bright())
-    game.looks = reference_looks(samples(bright(), GRID)).with_look(
-        FILLED, samples(bright(((0, 0),)), GRID)[0, 0])
-    reading = game.read(Frame(bright()), first)
-    game.gestures(reading, game.plan(reading, solution))
+    game, reading, solution = filling(everything, bright)
     dimmed = (bright(everything) * 0.3).astype(np.uint8)
     seen = game.read(Frame(dimmed), reading)
     assert (seen.shown[everything[0]], seen.shown[0, 0]) == (UNKNOWN, UNKNOWN)  # as in CI
