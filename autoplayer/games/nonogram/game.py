@@ -43,6 +43,7 @@ from autoplayer.games.nonogram.rules import (
     DEFAULT_MOTION,
     STATES,
     Rules,
+    button_names,
     load_rules,
     profile_path,
     save_rules,
@@ -367,7 +368,7 @@ class NonogramGame:
         tried from that state, on one such cell: watched like every batch, it teaches
         the rules one more step (never two presses on a cell before seeing the first)."""
         self._learn_probes(reading)
-        self._learn_motion(reading)
+        self._learn_drags(reading)
         shown = reading.shown.copy()
         profile = self._profile()
         odd = shown == UNEXPLAINED
@@ -418,7 +419,7 @@ class NonogramGame:
             self.rules = rules
             self._save()
 
-    def _learn_motion(self, reading: Reading) -> None:
+    def _learn_drags(self, reading: Reading) -> None:
         """Drags of the last batch that missed cells after their press.
 
         With the filling button (the one the experiment dragged with), in a game that
@@ -445,24 +446,24 @@ class NonogramGame:
                        and batch.expected.get(c) != shown[c])
 
         between = missed = 0
-        others: dict[Button, list[int]] = {}
+        per_button: dict[Button, list[int]] = {}
         for stroke in self._strokes:
             cells = stroke.cells()
             if len(cells) < 3 or shown[cells[0]] != batch.expected.get(cells[0]):
                 continue  # a click, or the press itself not taken: no news of drags
             if stroke.button is not filling:
-                tally = others.setdefault(stroke.button, [0, 0])
+                tally = per_button.setdefault(stroke.button, [0, 0])
                 tally[0] += len(cells) - 1
                 tally[1] += missed_in(cells[1:])
             elif rules.drag == "enter" and shown[cells[-1]] == batch.expected.get(cells[-1]):
                 between += len(cells) - 2
                 missed += missed_in(cells[1:-1])
-        dropped = frozenset(b for b, (n, m) in others.items() if m >= MERGED_SHARE * n)
+        dropped = frozenset(b for b, (n, m) in per_button.items() if m >= MERGED_SHARE * n)
         if dropped - rules.click_only:
             rules = replace(rules, click_only=rules.click_only | dropped)
+            tried, lost = (sum(per_button[b][i] for b in dropped) for i in (0, 1))
             self.learning.append(
-                f"drags with {', '.join(sorted(b.value for b in dropped))} missed "
-                f"{sum(others[b][1] for b in dropped)} of {sum(others[b][0] for b in dropped)} "
+                f"drags with {', '.join(button_names(dropped))} missed {lost} of {tried} "
                 "cells after their press: that button is clicked cell by cell")
         if between and missed >= MERGED_SHARE * between and rules.motion < MAX_MOTION:
             slower = min(MAX_MOTION, max(2 * rules.motion, SLOW_MOTION))
@@ -526,10 +527,10 @@ class NonogramGame:
         free = ~batch.touched & ~under & ~lit
         others = moved & free
         around = self._since_right(reading, bool(wrong.any() or others.any()))
-        left = batch.shown_before.copy()
+        predicted = batch.shown_before.copy()  # the board as the batch should leave it
         for cell, state in batch.expected.items():
-            left[cell] = state
-        unlike = float((odd | (shown != left)).mean())
+            predicted[cell] = state
+        unlike = float((odd | (shown != predicted)).mean())
         if (not reading.covers and around < WINDOW_CHANGE and others.sum() >= 2
                 and in_one_row_and_column(others) and unlike < ODD_SHARE):
             # A row and a column lit (and the rest of the board as the batch left it): the
@@ -595,9 +596,6 @@ class NonogramGame:
             presumed = bool(in_view.any()) and all(
                 shown[cell] == state for cell, state in batch.expected.items()
                 if in_view[cell])
-            predicted = batch.shown_before.copy()
-            for cell, state in batch.expected.items():
-                predicted[cell] = state
 
             def seen_wrong_by(profile: planner.Profile) -> np.ndarray:
                 made, was = ~wrong_in(predicted, profile), ~wrong_in(batch.shown_before, profile)

@@ -406,7 +406,7 @@ def try_drags(exp: Experiment, hands: Hands, run: list[Cell], button: Button,
             # end: the press is its own event, and the last motion is never merged
             # away): it merges motions that come close together, as a busy browser does
             # within one frame. Whether it does so often enough to slow the drags down
-            # for, the first batch's drags tell (`game._learn_motion`).
+            # for, the first batch's drags tell (`game._learn_drags`).
             exp.log.append(f"a drag missed {len(inner) - len(second)} of the cells it "
                            "entered")
         if kind is None:

@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -85,12 +85,10 @@ class Rules:
             if steps:
                 parts.append(f"{button.value}: {', '.join(steps)}")
         if self.menu:
-            parts.append("menu on " + ", ".join(b.value for b in sorted(self.menu,
-                                                                        key=lambda b: b.value)))
+            parts.append("menu on " + ", ".join(button_names(self.menu)))
         parts.append(f"drags: {self.drag or 'untried'}")
         if self.click_only:
-            parts.append("clicks only with " + ", ".join(
-                b.value for b in sorted(self.click_only, key=lambda b: b.value)))
+            parts.append("clicks only with " + ", ".join(button_names(self.click_only)))
         return "; ".join(parts)
 
     # -- the file -----------------------------------------------------------
@@ -103,12 +101,17 @@ class Rules:
             "format": FORMAT,
             "window": dict(window or {}),
             "press": press,
-            "menu": sorted(b.value for b in self.menu),
+            "menu": button_names(self.menu),
             "drag": self.drag,
             "done": self.done,
             "motion_ms": round(self.motion * 1000, 1),
-            "click_only": sorted(b.value for b in self.click_only),
+            "click_only": button_names(self.click_only),
         }
+
+
+def button_names(buttons: Iterable[Button]) -> list[str]:
+    """Buttons by name, in a fixed order (for the report and the file)."""
+    return sorted(b.value for b in buttons)
 
 
 def rules_from_json(data: Any, where: str) -> Rules:
@@ -131,9 +134,14 @@ def rules_from_json(data: Any, where: str) -> Rules:
                 raise bad(f"\"press\".{state}: {button!r} -> {after!r} is not "
                           "a button (left, right, middle) -> state")
             press[(BY_NAME[state], buttons[button])] = BY_NAME[after]
-    menu = data.get("menu", [])
-    if not isinstance(menu, list) or any(m not in buttons for m in menu):
-        raise bad("\"menu\" must list buttons (left, right, middle)")
+
+    def button_set(key: str) -> frozenset[Button]:
+        names = data.get(key, [])
+        if not isinstance(names, list) or any(n not in buttons for n in names):
+            raise bad(f"\"{key}\" must list buttons (left, right, middle)")
+        return frozenset(buttons[n] for n in names)
+
+    menu = button_set("menu")
     drag = data.get("drag")
     if drag is not None and drag not in DRAGS:
         raise bad(f"\"drag\" is {drag!r}; one of {', '.join(DRAGS)} or null")
@@ -143,11 +151,8 @@ def rules_from_json(data: Any, where: str) -> Rules:
     motion = data.get("motion_ms", DEFAULT_MOTION * 1000)
     if not isinstance(motion, int | float) or not 0 <= motion <= 1000:
         raise bad("\"motion_ms\" must be a number of milliseconds, 0..1000")
-    click_only = data.get("click_only", [])
-    if not isinstance(click_only, list) or any(b not in buttons for b in click_only):
-        raise bad("\"click_only\" must list buttons (left, right, middle)")
-    return Rules(press=press, drag=drag, menu=frozenset(buttons[m] for m in menu), done=done,
-                 motion=motion / 1000, click_only=frozenset(buttons[b] for b in click_only))
+    return Rules(press=press, drag=drag, menu=menu, done=done, motion=motion / 1000,
+                 click_only=button_set("click_only"))
 
 
 def load_rules(path: Path) -> Rules:
