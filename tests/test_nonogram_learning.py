@@ -45,7 +45,7 @@ def test_learns_buttons_and_drags_then_solves_in_one_batch(tmp_path, scheme, men
     sim = SimGame(SOLUTION, scheme=scheme, menu=menu, drag=drag, sign="dialog")
     report, game = run(sim, tmp_path)
     assert sim.solved()
-    assert report.check is not None and report.check.sign is not None
+    assert report.answer is not None
     assert report.learn_presses <= 8
     rules = game.rules
     assert rules is not None
@@ -53,7 +53,7 @@ def test_learns_buttons_and_drags_then_solves_in_one_batch(tmp_path, scheme, men
     assert rules.drag == drag
     assert (Button.RIGHT in rules.menu) == menu
     assert LOCKED_NEVER(sim)
-    assert report.batches == 1 and report.wrong_after == [0]
+    assert report.batches == 2 and report.wrong_after == [1, 0]  # all but the last move, then it
     if scheme == "cycle":
         assert rules.press[(FILLED, Button.LEFT)] == EMPTY
     if scheme == "toggle":
@@ -74,7 +74,7 @@ def test_looks_come_from_the_presses_not_from_darkness(tmp_path, fill, mark, hov
                   sign="marks")
     report, game = run(sim, tmp_path)
     assert sim.solved(), sim.grid
-    assert report.check is not None and report.check.complete
+    assert report.answer is not None
     assert game.rules is not None and game.rules.done == "marks"
 
 
@@ -97,8 +97,8 @@ def test_a_sign_that_comes_while_the_bot_marks_empty_cells_is_solved(tmp_path) -
     report = play(game, SimSource(sim), driver_factory=lambda *a: driver, time_budget=60)
     assert sim.solved() and sim.dialog_up()
     assert not (sim.grid[SOLUTION == 0] == EMPTY).all(), "the dialog came mid-batch"
-    assert report.check is not None and report.check.sign is not None
-    assert any(line.startswith("solved; the game shows") for line in report.lines())
+    assert report.answer is not None
+    assert any(line.startswith("solved; the game answered the last move with") for line in report.lines())
 
 
 def test_a_game_that_accepts_only_its_own_picture_gets_the_clues_other_solutions(
@@ -119,10 +119,10 @@ def test_a_game_that_accepts_only_its_own_picture_gets_the_clues_other_solutions
     sim = SimGame(picture, scheme="toggle", sign="dialog")
     report, _ = run(sim, tmp_path)
     assert sim.solved() and sim.dialog_up()
-    assert report.solutions_tried == 2 and report.check is not None
-    assert report.check.sign is not None
+    assert report.solutions_tried == 2 and report.answer is not None
+    assert any("not that this was the picture it wanted" in line for line in report.lines())
     assert "several" not in report.note and "2 solutions" in report.note
-    assert any(line.startswith("solved; the game shows") for line in report.lines())
+    assert any(line.startswith("solved; the game answered the last move with") for line in report.lines())
 
 
 def test_a_game_seen_before_costs_no_presses_and_its_file_is_readable(tmp_path) -> None:
@@ -144,10 +144,11 @@ def test_a_game_that_merges_motions_gets_slower_drags(tmp_path) -> None:
     their ends, so the repair and the profile get slower motions."""
     sim = SimGame(SOLUTION, drag="enter", merge=0.03, sign="dialog")
     report, game = run(sim, tmp_path)
-    assert sim.solved() and report.check is not None and report.check.sign is not None
+    assert sim.solved() and report.answer is not None
     assert game.rules is not None and game.rules.drag == "enter"
     assert game.rules.motion >= 0.03
-    assert report.batches == 2 and report.wrong_after[0] > 0 == report.wrong_after[1]
+    assert report.batches == 3 and report.wrong_after[0] > 1
+    assert report.wrong_after[1:] == [1, 0]
     assert load_rules(tmp_path / "game.json").motion == game.rules.motion
 
 
@@ -158,7 +159,8 @@ def test_merged_motions_seen_in_play_slow_the_kept_drags(tmp_path) -> None:
     busy = SimGame(SOLUTION, drag="enter", merge=0.03, sign="dialog")
     report, game = run(busy, tmp_path)
     assert busy.solved() and report.learn_presses == 0
-    assert report.batches == 2 and report.wrong_after[0] > 0 == report.wrong_after[1]
+    assert report.batches == 3 and report.wrong_after[0] > 1
+    assert report.wrong_after[1:] == [1, 0]
     assert game.rules is not None and game.rules.motion >= 0.03
     assert load_rules(tmp_path / "game.json").motion >= 0.03
 
@@ -178,7 +180,7 @@ def test_a_button_whose_drags_the_game_ignores_is_clicked_cell_by_cell(tmp_path)
     assert load_rules(tmp_path / "game.json").click_only == {Button.RIGHT}
     again = SimGame(solution, drag="line", drag_buttons=(Button.LEFT,), sign="none")
     report, game = run(again, tmp_path)
-    assert again.solved() and report.learn_presses == 0 and report.batches == 1
+    assert again.solved() and report.learn_presses == 0 and report.batches == 2
     right = [g for g in again.log if getattr(g, "button", None) is Button.RIGHT]
     assert right and all(isinstance(g, Click) for g in right)
     assert any(isinstance(g, Drag) and g.button is Button.LEFT for g in again.log)
@@ -204,13 +206,14 @@ def test_a_look_no_press_explains_stops_naming_the_cell(tmp_path) -> None:
                                         r"bot did not press\)"):
         run(sim, tmp_path)
     assert all(sim.grid[c] == 3 for c in locked)           # never pressed
-    # The same with a game that then says solved: the bot still cannot read two cells.
+    # The same with a game that would say solved: the bot cannot read two cells, so it
+    # never sends the move that would complete the board, and says why.
     shown = SimGame(SOLUTION, scheme="lock", sign="dialog")
     for cell in locked:
         shown.grid[cell] = 3
-    with pytest.raises(NotSolved, match=r"shows a (dialog|change) over the board .* while 2 "
-                                        r"cells are still wrong or unreadable"):
+    with pytest.raises(NotSolved, match=r"stopped: 2 cells show a look the bot has not seen"):
         run(shown, tmp_path, profile="again.json")
+    assert not shown.dialog_up()
 
 
 def test_sticky_tint_is_fitted_on_the_parked_row_and_column() -> None:

@@ -84,7 +84,8 @@ def test_play_solves_the_board_to_picmis_own_verdict(
         print(done.stdout, done.stderr, f"({took:.1f} s)", sep="\n")
         assert done.returncode == 0, done.stderr + done.stdout
         assert "learned the game's rules" in done.stdout
-        assert solved_line(done.stdout).startswith("solved; the game shows "), done.stdout
+        assert solved_line(done.stdout).startswith(
+            "solved; the game answered the last move with "), done.stdout
         assert game.wait_solved(timeout=2.0), "Picmi has not recorded the board as solved"
         assert game.solved_dialog() is not None
     finally:

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from autoplayer.errors import InputError
-from autoplayer.games.base import Check, Solved
+from autoplayer.games.base import Check, Game, Solved
 from autoplayer.geometry import Click, Gesture, Rect
 from autoplayer.play import NotSolved, play
 from autoplayer.screen.capture import Frame
@@ -72,7 +72,7 @@ class Driver:
         self.stopped = True
 
 
-class RowGame:
+class RowGame(Game[list[int], list[int], int]):
     """A one-row toggling game whose solution is given (the 'solver' just returns it)."""
 
     name = "row"
@@ -105,7 +105,7 @@ class RowGame:
 
     def check(self, reading: list[int], solution: list[int]) -> Check:
         wrong = [i for i, (a, b) in enumerate(zip(reading, solution, strict=True)) if a != b]
-        return Check(len(wrong), len(solution), None, tuple(f"cell {i}" for i in wrong[:3]))
+        return Check(len(wrong), len(solution), tuple(f"cell {i}" for i in wrong[:3]))
 
     def units(self, moves: Sequence[int]) -> int:
         return len(moves)
@@ -135,22 +135,25 @@ def test_plays_only_the_wrong_cells_in_screen_coordinates_and_verifies() -> None
     assert screen.clicks == [(215, 105), (235, 105), (245, 105)]
     assert made[0].bounds == Rect(200, 100, 60, 10)
     assert report.right_at_start == 3 and report.units == 6
-    assert report.gestures == 3 and report.units_changed == 3 and report.batches == 1
-    assert report.check is not None and report.check.wrong == 0
+    # The move that completes the board goes alone, once the rest is verified.
+    assert report.gestures == 3 and report.units_changed == 3 and report.batches == 2
+    assert report.wrong_after == [1, 0]
+    assert report.check is not None and report.check.wrong == 0 and report.answer is None
+    assert "board verified; the game gave no sign" in report.lines()
     assert report.first_input is not None and report.first_input > 0
     assert set(report.stages) == {"capture", "read", "solve", "learn", "plan", "input", "verify"}
-    assert screen.grabs == 2  # one to read, one to verify
     assert RowGame.max_batches == 3
 
 
 def test_dropped_input_is_repaired_on_the_next_batch_only(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("autoplayer.play.SETTLE_LONG_QUIET", 0.2)
+    monkeypatch.setattr("autoplayer.play.loop.SETTLE_LONG_QUIET", 0.2)
     screen = Screen([0, 0, 0, 0], drop={2: 1})
     report = play(RowGame([1, 1, 1, 0]), screen, driver_factory=factory(screen, []))
     assert screen.cells == [1, 1, 1, 0]
-    assert report.batches == 2
+    # All but the last move; the last move alone, dropped; then it again, taken.
+    assert report.batches == 3 and report.wrong_after == [1, 1, 0]
     assert [x for x, _ in screen.clicks] == [205, 215, 225, 225]
 
 
@@ -158,12 +161,13 @@ def test_a_game_that_never_takes_a_click_ends_in_a_clear_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The board never changes, so each verification waits out the settling timeout.
-    monkeypatch.setattr("autoplayer.play.SETTLE_TIMEOUT", 0.3)
-    monkeypatch.setattr("autoplayer.play.SETTLE_LONG_QUIET", 0.2)
+    monkeypatch.setattr("autoplayer.play.loop.SETTLE_TIMEOUT", 0.3)
+    monkeypatch.setattr("autoplayer.play.loop.SETTLE_LONG_QUIET", 0.2)
     screen = Screen([0, 0, 0], drop={1: 99})
-    with pytest.raises(NotSolved, match=r"after 3 batches 1 of 3 cells still differ .*cell 1"):
+    with pytest.raises(NotSolved, match=r"after 3 batches 2 of 3 cells still differ .*cell 1"):
         play(RowGame([1, 1, 1]), screen, driver_factory=factory(screen, []))
-    assert len(screen.clicks) == 3 + 2  # the first batch, then one retry a batch
+    # Every batch leaves cell 1 wrong, so the last cell is never sent.
+    assert len(screen.clicks) == 1 + 1 + 1 and (225, 105) not in screen.clicks
 
 
 def test_dry_run_creates_no_driver_and_writes_the_overlay(tmp_path: Path) -> None:
@@ -195,14 +199,15 @@ def test_verification_rereads_with_the_previous_reading() -> None:
     screen = Screen([0, 0])
     game = RowGame([1, 1])
     play(game, screen, driver_factory=factory(screen, []))
-    assert game.reads == [False, True]
+    assert game.reads[0] is False and len(game.reads) > 1 and all(game.reads[1:])
 
 
 def test_a_parking_route_is_sent_once_the_game_has_drawn_the_input_before_it() -> None:
     """Qt handles only the last of several queued motions: parking moves sent while the
     game is still busy with the clicks would never be seen to pass their cell."""
     from autoplayer.geometry import Move
-    from autoplayer.play import Report, _Hands
+    from autoplayer.play.hands import Hands
+    from autoplayer.play.report import Report
 
     screen = Screen([0, 0, 0])
     log: list[object] = []
@@ -221,7 +226,7 @@ def test_a_parking_route_is_sent_once_the_game_has_drawn_the_input_before_it() -
             return Recorder()
 
     game = RowGame([1, 0, 0])
-    hands = _Hands(Early(), screen, game, Report("row"), 0.0)  # type: ignore[arg-type]
+    hands = Hands(Early(), screen, game, Report("row"), 0.0)  # type: ignore[arg-type]
     hands.frame = screen.grab()
     hands.reading = game.read(hands.frame)
     grabs = screen.grabs

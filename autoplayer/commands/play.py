@@ -7,7 +7,6 @@ functions: pynput cannot even be imported without an X display.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 import tempfile
@@ -19,15 +18,9 @@ from typing import Any
 
 from autoplayer.commands.options import add_templates_option
 from autoplayer.errors import UserError
+from autoplayer.play.registry import GAMES, game_for, load_game, window_names
 
-GAMES: dict[str, str] = {
-    "nonogram": "autoplayer.games.nonogram.game:make_game",
-    "fifteen": "autoplayer.games.fifteen.game:make_game",
-    "ripple": "autoplayer.games.ripple.game:make_game",
-}
-"""Game name -> 'module:factory'; a factory takes the keyword options of `make_game`."""
-
-EXIT_OK, EXIT_NOT_SOLVED, EXIT_BAD_INPUT, EXIT_ABORTED = 0, 1, 2, 3
+EXIT_OK, EXIT_NOT_SOLVED, EXIT_BAD_INPUT, EXIT_ABORTED, EXIT_UNSEEN = 0, 1, 2, 3, 4
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -95,41 +88,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     demo.add_argument("--xvfb", action="store_true",
                       help="use a private Xvfb even when a display is available")
     demo.set_defaults(func=run_demo)
-
-
-def game_for(name: str | None, window: Any, pixels: Any = None) -> str:
-    """The game asked for, or the one the window names (Tatham's Fifteen and Pattern, our
-    pages), or the one the picture shows: a Ripple board (rooms, digits in cells), else a
-    nonogram."""
-    if name is not None:
-        return name
-    named = window_names(window)
-    if named is not None:
-        return named
-    if pixels is not None:
-        from autoplayer.games.ripple.detect import shows_ripple
-
-        if shows_ripple(pixels):
-            return "ripple"
-    return "nonogram"
-
-
-WINDOW_WORDS = (("fifteen", "fifteen"), ("ripple", "ripple"), ("nonogram", "nonogram"))
-"""A kind of puzzle named in a window's title or class (as a person would read it there),
-and the game back-end that plays it. Kinds of puzzle only, never one program's name."""
-
-
-def window_names(window: Any) -> str | None:
-    """The game the window's title or class names, if any."""
-    if window is None:
-        return None
-    names = " ".join((window.title, *window.wm_class)).lower()
-    return next((game for word, game in WINDOW_WORDS if word in names), None)
-
-
-def load_game(name: str, **options: Any) -> Any:
-    module, _, factory = GAMES[name].partition(":")
-    return getattr(importlib.import_module(module), factory)(**options)
 
 
 def _positive(value: float | None, what: str) -> None:
@@ -238,17 +196,9 @@ def bundled_game(
 
 def wait_until_still(source: Any, timeout: float = 10.0, interval: float = 0.15) -> Any:
     """The first frame identical to the one before it: the page has finished painting."""
-    import numpy as np
+    from autoplayer.play.settle import until_still
 
-    deadline = time.monotonic() + timeout
-    last = source.grab()
-    while time.monotonic() < deadline:
-        time.sleep(interval)
-        frame = source.grab()
-        if frame.pixels.shape == last.pixels.shape and np.array_equal(frame.pixels, last.pixels):
-            return frame
-        last = frame
-    return last
+    return until_still(source, quiet=interval, limit=timeout, poll=interval)
 
 
 def _display_usable() -> bool:

@@ -1,52 +1,49 @@
 """The interface between the game-agnostic play loop and each game's back-end.
 
-It mirrors Simon Tatham's `puzzles.h`: the mid-end (here the play loop in
-`autoplayer.play`) never knows which game runs, and moves are plain data. Our
-bot is the mirror image of a Tatham front-end: pixels in, input events out.
+It mirrors Simon Tatham's `puzzles.h`: the mid-end (here `autoplayer.play`)
+never knows which game runs, and moves are plain data. Our bot is the mirror
+image of a Tatham front-end: pixels in, input events out. The mid-end alone
+owns time, the screen, input and the verdict; a back-end answers questions
+with data and never presses a key or waits itself.
 
-A back-end is a few pure functions of their arguments, testable on a saved
-screenshot; only capture, input, files and the CLI touch the world:
+Every hook is declared once here, on `Game`, with its default; a back-end
+overrides what its game needs:
 
 - `read`: a captured frame -> the game's state as the screen shows it, with
   the board's location; raises `InputError` naming the pixel region when the
   picture cannot be read with confidence (the bot never acts on a guess).
-  Given the previous reading it may re-read only what input can change (the
-  cells, not the clues);
-- `solve`: that state -> a `Solved` (one solution, with a note when it is
-  one of several);
-- `plan`: shown state + solution -> the next batch of moves, in the game's own
-  terms, only for what differs from the solution (some games toggle on a
-  repeated click); empty when the screen already shows the solution. The loop
-  verifies with a fresh capture after every batch, so a game that must see
-  the result of its moves (the 15-puzzle) plans one batch at a time, and a
-  game whose moves are independent (nonograms) plans everything at once;
+  Given the previous reading it may re-read only what input can change;
+- `solve`: that state -> a `Solved` (one solution, others the clues allow);
+- `plan`: shown state + solution -> the next batch of moves, only for what
+  differs from the solution; empty when the screen shows the solution;
 - `gestures`: moves -> clicks, drags and keys inside `board`;
-- `check`: a fresh reading against the solution -> what is still wrong;
-- `outline` (optional): reading + solution -> every gesture the whole game
-  would take and what that count assumes, for a dry run of a game that
-  learns its input by trying (its `plan` starts with an experiment).
-
-Optional, for games that learn by watching their own presses (nonograms):
-- `learn(reading, solution, hands)` -> (frame, reading, note): called once
-  before the first batch with `hands` (act on gestures, grab frames);
-- `sign_wait`: seconds to watch for the game's own completion sign once the
-  board is right; `finish(reading, solution)` -> moves the game's rule for
-  done may still want (marks), played when no sign came;
-- `monotone`: every batch must leave fewer units wrong, or the loop stops;
-- `concluded(check)`: told how the game ended, to remember it.
+- `cells`: moves -> the rectangles whose look the moves should change; with
+  the pointer's path, all the moves should change (`play.ending`);
+- `last`: a batch that completes the board split into the moves before and the
+  last move, which the loop sends alone, once the rest is verified settled, so
+  that whatever else changes is the game's answer to it;
+- `check`: a fresh reading against the solution -> what is still wrong, and
+  how many units are hidden (unseen is never wrong);
+- `experiment` (optional): the presses that teach the game's input rules, as a
+  generator of `play.experiment.Press` the mid-end carries out, watched;
+- `finish`: moves the game's rule for done may still want once the board is
+  right and the game has not answered (every empty cell marked);
+- `outline`: every gesture a dry run would make, and what that count assumes;
+- `concluded`: told how the game ended, to remember it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from autoplayer.geometry import Gesture, Rect
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from autoplayer.play.experiment import Steps
     from autoplayer.screen.capture import Frame
     from autoplayer.screen.input import Pace
 
@@ -72,56 +69,104 @@ class Check:
     """A fresh reading compared with the solution."""
 
     wrong: int
-    """Units (cells, tiles) that differ from the solution."""
+    """Units (cells, tiles) in view that differ from the solution."""
     total: int
-    complete: bool | None = None
-    """The game's own sign of completion, where it shows one; None when it shows none."""
     details: tuple[str, ...] = field(default=())
     """A few of the wrong units, for the report."""
-    sign: str | None = None
-    """The game's completion sign as seen ('a dialog over the board'), with complete=True."""
+    unseen: int = 0
+    """Units hidden under something (a dialog, a menu): never counted wrong."""
     blocked: str | None = None
-    """Why the bot must send no more input (something covers the board, a cell shows a
-    look no press explains); the loop stops with exit 1 and this as the reason."""
+    """Why the bot must send no more input (a cell shows a look no press explains); the
+    loop stops with exit 1 and this as the reason."""
+    covered: str | None = None
+    """Something covers the board (a dialog, a menu): no input may follow. With nothing
+    wrong in view and nothing unseen, the game has answered."""
 
 
-class Game(Protocol[ReadingT, SolutionT, MoveT]):
+class Game(Generic[ReadingT, SolutionT, MoveT]):
     """One game's back-end; see the module docstring for the contract."""
 
-    name: str
+    name: str = "game"
     pace: Pace
     """How fast this game takes input."""
-    max_batches: int
+    max_batches: int = 6
     """Batches the loop may play before giving up (the repairs included)."""
-    unit: str
+    unit: str = "cell"
     """What one move changes, for the report: 'cell' (nonograms), 'tile' (the 15-puzzle)."""
+    monotone: bool = False
+    """Every batch must leave fewer units wrong than the one before, or the loop stops (a
+    game that undoes what the bot did would otherwise be played back and forth)."""
 
-    def read(self, frame: Frame, previous: ReadingT | None = None) -> ReadingT: ...
+    def read(self, frame: Frame, previous: ReadingT | None = None) -> ReadingT:
+        raise NotImplementedError
 
     def board(self, reading: ReadingT) -> Rect:
         """Where input may go, in frame pixels: the bot never acts outside it."""
-        ...
+        raise NotImplementedError
 
-    def solve(self, reading: ReadingT) -> Solved[SolutionT]: ...
+    def solve(self, reading: ReadingT) -> Solved[SolutionT]:
+        raise NotImplementedError
 
-    def plan(self, reading: ReadingT, solution: SolutionT) -> Sequence[MoveT]: ...
+    def plan(self, reading: ReadingT, solution: SolutionT) -> Sequence[MoveT]:
+        raise NotImplementedError
 
-    def gestures(self, reading: ReadingT, moves: Sequence[MoveT]) -> Sequence[Gesture]: ...
+    def gestures(self, reading: ReadingT, moves: Sequence[MoveT]) -> Sequence[Gesture]:
+        raise NotImplementedError
 
-    def check(self, reading: ReadingT, solution: SolutionT) -> Check: ...
+    def check(self, reading: ReadingT, solution: SolutionT) -> Check:
+        raise NotImplementedError
 
     def units(self, moves: Sequence[MoveT]) -> int:
         """How many cells (tiles) the moves change: the report's gestures-against-cells."""
-        ...
+        return len(moves)
 
     def fixes(self, moves: Sequence[MoveT]) -> int:
         """By how much `check().wrong` should fall once the game has drawn the moves.
 
         The loop waits to see that before it believes a verification (games draw
-        late); a batch that shows less is verified only after a longer stillness.
-        """
-        ...
+        late); a batch that shows less is verified only after a longer stillness. A
+        batch that fixes every wrong unit completes the board: its last move is sent
+        alone (`last`)."""
+        return len(moves)
+
+    def cells(self, reading: ReadingT, moves: Sequence[MoveT]) -> Sequence[Rect]:
+        """Frame rectangles whose look the moves should change (default: the board)."""
+        return [self.board(reading)]
+
+    def last(self, reading: ReadingT, moves: Sequence[MoveT]
+             ) -> tuple[Sequence[MoveT], Sequence[MoveT]]:
+        """A batch that completes the board, split into the moves before the last one and
+        the last one, sent alone."""
+        return moves[:-1], moves[-1:]
+
+    def experiment(self, reading: ReadingT, solution: SolutionT) -> Steps[str] | None:
+        """The presses that teach the game's input rules, before the first batch (None:
+        nothing to learn); the generator returns a line for the report."""
+        return None
+
+    presses: int = 0
+    """Presses the experiment took."""
+
+    def finish(self, reading: ReadingT, solution: SolutionT) -> Sequence[MoveT]:
+        """Moves the game's rule for done may still want once the board is right and the
+        game has not answered."""
+        return []
+
+    exploring: bool = False
+    """The last plan held a probe, whose batch may not bring the board closer."""
+
+    def why_stuck(self) -> str:
+        """For a batch that left the board no better: what the bot did and expected."""
+        return ""
+
+    def outline(self, reading: ReadingT, solution: SolutionT) -> tuple[Sequence[Gesture], str]:
+        """A dry run's gestures for the whole game and what that count assumes."""
+        return self.gestures(reading, self.plan(reading, solution)), ""
+
+    def concluded(self, answered: bool, finished: bool) -> None:
+        """Told how the game ended: whether it answered, and whether `finish` had to
+        place moves first."""
 
     def overlay(self, frame: Frame, reading: ReadingT, solution: SolutionT | None) -> np.ndarray:
         """The dry run's picture: what was read, drawn over the frame (RGB)."""
-        ...
+        raise NotImplementedError

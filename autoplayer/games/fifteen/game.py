@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from autoplayer.errors import InputError, UserError
-from autoplayer.games.base import Check, Solved
+from autoplayer.games.base import Check, Game, Solved
 from autoplayer.games.fifteen.model import Board, goal, is_solvable, unsolvable_reason
 from autoplayer.games.fifteen.planner import Slide, batch
 from autoplayer.games.fifteen.reader import FifteenReading, learn_templates, read_fifteen
@@ -90,7 +90,7 @@ def misplaced(board: Board, target: Board) -> int:
     return sum(1 for a, b in zip(board.cells, target.cells, strict=True) if a and a != b)
 
 
-class FifteenGame:
+class FifteenGame(Game[Reading, Path, Step]):
     """`autoplayer.games.base.Game` for sliding puzzles; `solver` is 'optimal', 'fast' or None
     (optimal where its tables are on disk, else fast)."""
 
@@ -197,6 +197,12 @@ class FifteenGame:
     def units(self, moves: Sequence[Step]) -> int:
         return sum(s.slide.count for s in moves)
 
+    def cells(self, reading: Reading, moves: Sequence[Step]) -> list[Rect]:
+        """The cells whose tile a slide moves (the gap's included)."""
+        return [reading.shown.cells[i] for step in moves
+                for i, (a, b) in enumerate(zip(step.before.cells, step.after.cells,
+                                               strict=True)) if a != b]
+
     def fixes(self, moves: Sequence[Step]) -> int:
         """Tiles the batch should bring home, net (negative when it must take some away)."""
         if not moves:
@@ -210,10 +216,10 @@ class FifteenGame:
                  if a and a != b]
         total = board.size - 1
         if reading.unreadable is not None:
-            return Check(max(len(wrong), 1), total, None, ("the board is unreadable",))
+            return Check(max(len(wrong), 1), total, ("the board is unreadable",))
         details = tuple(f"tile {board.cells[i]} at row {i // board.width + 1} column "
                         f"{i % board.width + 1}" for i in wrong[:5])
-        return Check(len(wrong), total, None, details)
+        return Check(len(wrong), total, details)
 
     def overlay(self, frame: Frame, reading: Reading, solution: Path | None) -> np.ndarray:
         """Every tile and the number read in it; the next batch's clicks numbered in order."""

@@ -18,7 +18,7 @@ picture, a move counter).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,13 +26,19 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from autoplayer.errors import InputError, UserError
-from autoplayer.games.base import Check, Solved
+from autoplayer.games.base import Check, Game, Solved
 from autoplayer.games.nonogram import planner
+from autoplayer.games.nonogram.judge import (
+    Batch,
+    batch_record,
+    covered_cells,
+    judge,
+    wrong_in,
+)
 from autoplayer.games.nonogram.looks import (
     UNEXPLAINED,
     Looks,
     distance,
-    fit_tint,
     look_distance,
     reference_looks,
     samples,
@@ -53,7 +59,8 @@ from autoplayer.geometry import Button, Gesture, Move, Rect
 from autoplayer.screen.input import Pace
 
 if TYPE_CHECKING:
-    from autoplayer.games.nonogram.learning import Board, Hands
+    from autoplayer.games.nonogram.learning import Board
+    from autoplayer.play.experiment import Press, Seen
     from autoplayer.screen.capture import Frame
     from autoplayer.screen.window import WindowInfo
 
@@ -61,8 +68,6 @@ SOLVE_TIMEOUT = 20.0
 PARK_WAIT = 0.12
 """Seconds a board must stay unchanged after the pointer is parked before its looks are
 taken (a hover tint fading out shows as a change, and is waited for)."""
-SIGN_WAIT = 1.5
-"""Seconds to watch for the game's completion sign once the board is right."""
 PARK_DWELL = 0.05
 """Seconds the parking pointer rests on its corner cell before it leaves the board: a
 toolkit that merges queued motions would otherwise never see it enter that cell."""
@@ -75,19 +80,6 @@ MAX_MOTION = 0.1
 SOLUTIONS = 4
 """Solutions looked for: a puzzle with several gets each tried in turn until the game
 says solved (one that accepts only its own picture says nothing on the others)."""
-LAYER_SHARE = 0.9
-ODD_SHARE = 0.5
-"""A layer over the board is looked for when this share of the cells reads as no look, or
-not as the last batch left it."""
-MIN_COVER = 4
-"""Unpressed cells that must change together to count as covered (a dialog spans cells;
-one cell changing is a cell drawn wrong)."""
-"""Share of the cells the bot did not press that must change at once to be read as a layer
-over the board (a dim), through which every look is seen blended alike."""
-WINDOW_CHANGE = 0.015
-"""Share of the window around the board that must change to count as a sign (a dialog, an
-alert); status text and a ticking clock change far less."""
-
 ASSUMED = Rules(
     press={(UNKNOWN, Button.LEFT): FILLED, (FILLED, Button.LEFT): UNKNOWN,
            (UNKNOWN, Button.RIGHT): EMPTY, (EMPTY, Button.RIGHT): UNKNOWN},
@@ -121,27 +113,7 @@ class Reading:
     """Windows over the game's when it was read (`capture.Cover`): a dialog it opened."""
 
 
-@dataclass
-class Batch:
-    """What the last batch of input was meant to do, to judge what the next capture shows."""
-
-    touched: np.ndarray
-    """H×W bool: cells the batch pressed (a drag presses every cell of its run)."""
-    expected: dict[tuple[int, int], int]
-    """The state each pressed cell should end in."""
-    gesture: dict[tuple[int, int], str]
-    """How each pressed cell was pressed, for the report ('a left drag from ...')."""
-    before: np.ndarray
-    """H×W×F: every cell's look before the batch."""
-    shown_before: np.ndarray
-    """H×W: every cell's state before the batch."""
-    seen_right: np.ndarray
-    """H×W: pressed cells a capture since the batch showed right."""
-    pixels: np.ndarray | None
-    """The frame before the batch."""
-
-
-class NonogramGame:
+class NonogramGame(Game[Reading, np.ndarray, Stroke]):
     """`autoplayer.games.base.Game` for nonograms, learning the game's rules as it plays."""
 
     name = "nonogram"
@@ -153,7 +125,6 @@ class NonogramGame:
     `clipped`) rather than refused; the game's `solve` must then honour the tails."""
     min_digit_height = 0.0
     """Clue digits shorter than this (px) are refused rather than read."""
-    sign_wait = SIGN_WAIT
     monotone = True
     """Every batch must leave fewer cells wrong than the one before, or the bot stops."""
 
@@ -172,10 +143,6 @@ class NonogramGame:
         self.presses = 0
         """Presses the experiment took (0 on a game whose profile was loaded)."""
         self._batch: Batch | None = None
-        self._right: np.ndarray | None = None
-        """A frame since the last input that showed the board right, the window around
-        it still: what that window is compared with for a sign (`_since_right`)."""
-        self._settled = False
         self._finishing = False
         self._probes: dict[tuple[int, int], tuple[int, Button]] = {}
         """Cells pressed to learn what a button does from their state."""
@@ -291,30 +258,27 @@ class NonogramGame:
         return Solved(result.solutions[0], "; ".join(notes), tuple(result.solutions[1:]))
 
     # -- learning ---------------------------------------------------------
-    def learn(self, reading: Reading, solution: np.ndarray, hands: Hands
-              ) -> tuple[Frame, Reading, str]:
-        """Park the pointer, take the board's blank looks, and (with no profile) run the
-        experiment. Returns the fresh frame, its reading, and a line for the report."""
+    def experiment(self, reading: Reading, solution: np.ndarray
+                   ) -> Generator[Press, Seen, str]:
+        """Park the pointer, take the board's blank looks, and (with no profile) the
+        experiment's presses, for the mid-end to carry out; returns a line for the report."""
         from autoplayer.games.nonogram import learning
 
         board = self.board_for(reading)
         started = time.monotonic()
-        first = learning.watch(hands, board, samples(reading.pixels, reading.raw.grid), [],
-                               nothing=PARK_WAIT)
+        first = yield board.press([], samples(reading.pixels, reading.raw.grid),
+                                  nothing=PARK_WAIT)
         if self.rules is None:
-            exp = learning.learn(hands, board, solution, first.frame)
+            exp = yield from learning.learn(board, solution, first.frame)
             self.rules, self.looks, self.presses = exp.rules, exp.looks, exp.presses
             self.pace = pace_for(self.rules)
             self.learning = exp.log
             self._save()
             where = f"; kept in {self.profile}" if self.profile is not None else ""
-            note = (f"learned the game's rules in {exp.presses} presses, "
+            return (f"learned the game's rules in {exp.presses} presses, "
                     f"{time.monotonic() - started:.2f} s{where}: {self.rules.describe()}")
-        else:
-            self.looks = reference_looks(first.now, board.park_cell)
-            note = f"rules from {self.profile}: {self.rules.describe()}"
-        frame = hands.grab()
-        return frame, self.read(frame, reading), note
+        self.looks = reference_looks(first.now, board.park_cell)
+        return f"rules from {self.profile}: {self.rules.describe()}"
 
     def board_for(self, reading: Reading) -> Board:
         """The cells, and a parking route: over a corner cell (a game that keeps the last
@@ -347,11 +311,11 @@ class NonogramGame:
                 self.learning.append(f"could not keep the rules in {self.profile}: "
                                      f"{err.strerror}")
 
-    def concluded(self, check: Check) -> None:
-        """What the game needed before it said solved, kept for next time."""
-        if self.rules is None or check.wrong:
+    def concluded(self, answered: bool, finished: bool) -> None:
+        """What the game needed before it answered, kept for next time."""
+        if self.rules is None:
             return
-        done = ("marks" if self._finishing else "sign") if check.complete else "none"
+        done = ("marks" if finished else "sign") if answered else "none"
         if done != self.rules.done:
             self.rules = replace(self.rules, done=done)
             self._save()
@@ -489,13 +453,41 @@ class NonogramGame:
         out = planner.gestures(moves, reading.xs, reading.ys, profile)
         if self.looks is not None and reading.samples is not None:
             out += list(self.board_for(reading).park)
-            self._batch = batch_record(reading, moves, profile)
+            self._batch = batch_record(reading.shown, reading.samples, moves, profile)
             self._strokes = [m for m in moves if len(m) > 1 and profile.drags]
-            self._right, self._settled = None, False
         return out
 
     def units(self, moves: Sequence[Stroke]) -> int:
         return sum(len(m) for m in moves)
+
+    def cells(self, reading: Reading, moves: Sequence[Stroke]) -> list[Rect]:
+        """Every cell the strokes press, as a frame rectangle."""
+        pitch = max(4, round(reading.raw.grid.pitch))
+        half = pitch // 2
+        return [Rect(round(reading.xs[c]) - half, round(reading.ys[r]) - half, pitch, pitch)
+                for m in moves for r, c in m.cells()]
+
+    def last(self, reading: Reading, moves: Sequence[Stroke]
+             ) -> tuple[list[Stroke], list[Stroke]]:
+        """Marks first, then fills, and the last fill's last cell alone: a game whose rule
+        for done is the fills answers only the move that completes them, and a single
+        cell's click changes the least beside what it should."""
+        profile = self._profile()
+
+        def fills(m: Stroke) -> bool:
+            r, c = m.r0, m.c0
+            return profile.press.get((int(reading.shown[r, c]), m.button)) == FILLED
+
+        ordered = [m for m in moves if not fills(m)] + [m for m in moves if fills(m)]
+        final = ordered[-1]
+        head = ordered[:-1]
+        cells = final.cells()
+        if len(cells) > 1:
+            (r0, c0), (r1, c1) = cells[0], cells[-2]
+            head.append(Stroke(final.button, r0, c0, r1, c1))
+            r, c = cells[-1]
+            final = Stroke(final.button, r, c, r, c)
+        return head, [final]
 
     def fixes(self, moves: Sequence[Stroke]) -> int:
         """Every cell the strokes press is a wrong cell they put right."""
@@ -503,130 +495,29 @@ class NonogramGame:
 
     def check(self, reading: Reading, solution: np.ndarray) -> Check:
         profile = self._profile()
-        shown = reading.shown
-
-        def wrong_in(shown: np.ndarray, profile: planner.Profile = profile) -> np.ndarray:
-            return np.array([[int(have) not in planner.wanted(int(solution[r, c]), profile)
-                              for c, have in enumerate(row)] for r, row in enumerate(shown)],
-                            bool).reshape(shown.shape)
-
-        wrong = wrong_in(shown)
-        details = tuple(f"row {r + 1} column {c + 1}" for r, c in np.argwhere(wrong)[:5])
         total = int(solution.size)
         batch, looks = self._batch, self.looks
         if batch is None or looks is None or reading.samples is None:
-            return Check(int(wrong.sum()), total, None, details)
-        odd = shown == UNEXPLAINED
-        under = covered_cells(reading)
-        moved = looks.changed(reading.samples, batch.before)
-        # The parking pointer's row and column show its hover or not as the game has drawn
-        # the pointer passing through them: a change there is no sign.
-        lit = np.zeros(shown.shape, bool)
-        pr, pc = self.board_for(reading).park_cell
-        lit[pr, :] = lit[:, pc] = True
-        free = ~batch.touched & ~under & ~lit
-        others = moved & free
-        around = self._since_right(reading, bool(wrong.any() or others.any()))
-        predicted = batch.shown_before.copy()  # the board as the batch should leave it
-        for cell, state in batch.expected.items():
-            predicted[cell] = state
-        unlike = float((odd | (shown != predicted)).mean())
-        if (not reading.covers and around < WINDOW_CHANGE and others.sum() >= 2
-                and in_one_row_and_column(others) and unlike < ODD_SHARE):
-            # A row and a column lit (and the rest of the board as the batch left it): the
-            # pointer's hover in a frame the game drew while still catching up with the
-            # input. Not settled: those cells are not counted right until the game has
-            # drawn the pointer parked.
-            late = wrong | others
-            details = tuple(f"row {r + 1} column {c + 1}" for r, c in np.argwhere(late)[:5])
-            return Check(int(late.sum()), total, None, details)
-        layer = None
-        if free.any() and others.sum() >= LAYER_SHARE * free.sum():
-            # Nearly every cell the bot did not press changed at once: a layer over the
-            # board (a dim behind a dialog) draws every look blended alike. Read through it.
-            layer = fit_tint(batch.before[free], reading.samples[free], looks.change,
-                             share=LAYER_SHARE)
-        if layer is None and unlike >= ODD_SHARE and all(
-                map(looks.knows, batch.expected.values())):
-            # Most of the board reads as no look or not as the batch left it, and too few
-            # unpressed cells showed a layer (most of the board pressed; a dim on dark
-            # blanks moves them little, and dims the fills into something nearer blank):
-            # every cell against the look the batch should have left it in. A layer it is
-            # only if nearly every cell reads as a look through it.
-            expect = looks.predicted(batch.before, batch.expected)
-            tint = fit_tint(expect, reading.samples, looks.change, share=LAYER_SHARE)
-            if tint is not None and (looks.through(tint).classify(reading.samples)[0]
-                                     == UNEXPLAINED).mean() <= 1 - LAYER_SHARE:
-                layer = tint
-        if layer is not None:
-            through = looks.through(layer)
-            shown, _ = through.classify(reading.samples)
-            wrong, odd = wrong_in(shown), shown == UNEXPLAINED
-            details = tuple(f"row {r + 1} column {c + 1}" for r, c in np.argwhere(wrong)[:5])
-        covered = bool(reading.covers or others.any() or around >= WINDOW_CHANGE
-                       or layer is not None)
-        if not covered:
-            batch.seen_right |= batch.touched & ~wrong & ~odd
-        if covered:
-            # Something drew over the board: the cells under a window over the game, the
-            # cells it changed, any the bot cannot read, and the pressed cells within its
-            # reach that do not show what the press made (a dialog's plain middle may look
-            # like a fill) are hidden; they count as what the bot last saw or made there.
-            # Everything else must be seen right.
-            hidden = odd | under
-            if layer is None and (reading.covers or others.sum() >= MIN_COVER):
-                # A cover over cells: those it changed, the pressed ones within its reach
-                # that do not show what the press made (a dialog's plain middle may look
-                # like a fill), and the parking row and column where they changed.
-                made = np.zeros(shown.shape, bool)
-                for cell, state in batch.expected.items():
-                    made[cell] = shown[cell] == state
-                lit_moved = moved & lit & ~batch.touched
-                reach = box_around(others | under | lit_moved)
-                hidden = hidden | others | (batch.touched & ~made & reach) | lit_moved
-            # A hidden cell counts as right only as the bot last saw it: a cell it did
-            # not press as it was before the batch, a pressed one only if a capture since
-            # the press showed it right (a menu or a file dialog its press opened is no
-            # proof the press did what the rules say).
-            # A pressed cell never seen since is presumed as the batch made it only when
-            # every pressed cell still in view shows exactly what its press should make:
-            # the presses did what the rules say (a game's dialog right after the last
-            # press), not something else (a browser menu, then a file dialog).
-            in_view = batch.touched & ~hidden
-            presumed = bool(in_view.any()) and all(
-                shown[cell] == state for cell, state in batch.expected.items()
-                if in_view[cell])
-
-            def seen_wrong_by(profile: planner.Profile) -> np.ndarray:
-                made, was = ~wrong_in(predicted, profile), ~wrong_in(batch.shown_before, profile)
-                # A pressed cell right both before and after its press is right whether
-                # the press landed or a cover took it.
-                right_hidden = np.where(
-                    batch.touched, batch.seen_right | (presumed & made) | (made & was), was)
-                return (wrong_in(shown, profile) & ~hidden) | (hidden & ~right_hidden)
-
-            seen_wrong = seen_wrong_by(profile)
-            if seen_wrong.any() and self._finishing:
-                # The sign came while the bot was marking the empty cells, a game's rule
-                # for done it had to guess at: the fills were the game's rule.
-                fills_only = (self.rules or ASSUMED).profile(mark_empty=False)
-                if not seen_wrong_by(fills_only).any():
-                    seen_wrong = np.zeros_like(seen_wrong)
-            what = (("a layer over its whole window" if around >= WINDOW_CHANGE
-                     else "a layer over the board") if layer is not None else
-                    sign_words(float(others.mean()), around, reading.covers))
-            if not seen_wrong.any():
-                n = int(np.asarray(hidden).sum())
-                note = f"{n} cells hidden under it, last seen or made right" if n else ""
-                return Check(0, total, True, (note,) if note else (), sign=what)
-            return Check(int(wrong.sum()), total, None, details, blocked=(
-                f"the game shows {what} ({int(others.sum())} cells the bot did not press "
-                f"changed look, {around:.0%} of the window around the board changed after "
-                f"it showed the board right) while {int(seen_wrong.sum())} cells are still "
-                "wrong or unreadable; the bot sends no input while something covers the "
-                "board" + (f"; {hint}" if (hint := self.why_stuck()) else "")))
-        if odd.any():
-            cells = [tuple(map(int, rc)) for rc in np.argwhere(odd)]
+            wrong = wrong_in(reading.shown, solution, profile)
+            return Check(int(wrong.sum()), total, cell_names(wrong))
+        under = covered_cells(reading.shown.shape, reading.xs, reading.ys, reading.covers)
+        seen = judge(reading.shown, reading.samples, solution, batch, looks, profile,
+                     self.board_for(reading).park_cell, under, bool(reading.covers))
+        wrong, unseen = seen.wrong, seen.unseen
+        if seen.covered and wrong.any() and self._finishing:
+            # Something came over the board while the bot marked the empty cells, a
+            # game's rule for done it had to guess at: judged by the fills alone.
+            fills = wrong_in(reading.shown, solution,
+                             (self.rules or ASSUMED).profile(mark_empty=False))
+            wrong = wrong & fills
+        details = cell_names(wrong)
+        if seen.covered:
+            return Check(int(wrong.sum()), total, details, int(unseen.sum()), covered=(
+                f"something covers the board ({seen.changed_unpressed} cells the bot did "
+                "not press changed look"
+                + (", a window over the game" if reading.covers else "") + ")"))
+        if seen.odd.any():
+            cells = [tuple(map(int, rc)) for rc in np.argwhere(seen.odd)]
             r, c = cells[0]
             how = batch.gesture.get((r, c))
             after = f" after {how}" if how else " (a cell the bot did not press)"
@@ -634,26 +525,10 @@ class NonogramGame:
             meant = f", meant to make it {STATES[expected]}" if expected is not None else ""
             hint = (f"; the rules came from {self.profile}: run again with --relearn if the "
                     "game changed" if self.presses == 0 and self.profile is not None else "")
-            return Check(int(wrong.sum()), total, None, details, blocked=(
+            return Check(int(wrong.sum()), total, details, blocked=(
                 f"{len(cells)} cells show a look the bot has not seen its presses make: "
                 f"row {r + 1} column {c + 1}{after}{meant}{hint}"))
-        return Check(int(wrong.sum()), total, None, details)
-
-    def _since_right(self, reading: Reading, wrong: bool) -> float:
-        """Share of the window around the board that changed since the board was seen
-        right after the last input, with the window around it still (0 until then).
-
-        Not since the input: a game echoes its board around it as it is played (a
-        miniature of the picture, a move counter), and that is no sign. What changes
-        once the board shows right and no input has followed is the game's own doing."""
-        if not self._settled:
-            # The reference is a right board whose surroundings have stopped changing
-            # (the echo of the last presses may be drawn a frame after the cells).
-            last, self._right = self._right, None if wrong else reading.pixels
-            self._settled = last is not None and self._right is not None and window_change(
-                last, self._right, reading.grid) < WINDOW_CHANGE / 10
-            return 0.0
-        return window_change(self._right, reading.pixels, reading.grid)
+        return Check(int(wrong.sum()), total, details)
 
     def why_stuck(self) -> str:
         """For a batch that left the board no better: how its first cell was pressed and
@@ -717,80 +592,9 @@ def pace_for(rules: Rules | None) -> Pace:
     return Pace(motion=motion, gesture=CLICK_GAP if clicks_only else 0.0)
 
 
-def batch_record(reading: Reading, moves: Sequence[Stroke], profile: planner.Profile) -> Batch:
-    """The cells a batch presses, the state each should end in, and how it is pressed."""
-    touched = np.zeros(reading.shown.shape, bool)
-    state = {(r, c): int(v) for (r, c), v in np.ndenumerate(reading.shown)}
-    expected: dict[tuple[int, int], int] = {}
-    gesture: dict[tuple[int, int], str] = {}
-    for m in moves:
-        kind = "drag" if len(m) > 1 and profile.drags else "click"
-        how = (f"a {m.button.value} {kind} from row {m.r0 + 1} column {m.c0 + 1} to row "
-               f"{m.r1 + 1} column {m.c1 + 1}" if kind == "drag"
-               else f"a {m.button.value} click")
-        for cell in m.cells():
-            touched[cell] = True
-            now = profile.press.get((state[cell], m.button), state[cell])
-            state[cell] = expected[cell] = now
-            gesture[cell] = how
-    assert reading.samples is not None
-    return Batch(touched, expected, gesture, reading.samples.copy(), reading.shown.copy(),
-                 np.zeros(touched.shape, bool), reading.pixels)
-
-
-def in_one_row_and_column(cells: np.ndarray) -> bool:
-    """Whether every True cell lies in one row or one column (a hover cross)."""
-    rows, cols = np.nonzero(cells)
-    r0 = np.bincount(rows).argmax()
-    c0 = np.bincount(cols).argmax()
-    return bool(((rows == r0) | (cols == c0)).all())
-
-
-def box_around(cells: np.ndarray) -> np.ndarray:
-    """The rectangle of cells spanning every True cell (a dialog is a rectangle)."""
-    out = np.zeros(cells.shape, bool)
-    if cells.any():
-        rows, cols = np.nonzero(cells)
-        out[rows.min():rows.max() + 1, cols.min():cols.max() + 1] = True
-    return out
-
-
-def window_change(before: np.ndarray | None, after: np.ndarray | None, board: Rect) -> float:
-    """Share of the picture outside the board's rows and columns (where clues and the
-    board itself redraw as play goes on) that changed: a dialog, an alert, a dim layer."""
-    if before is None or after is None or before.shape != after.shape:
-        return 0.0
-    diff = np.abs(before.astype(np.int16) - after.astype(np.int16)).max(axis=2) > 40
-    keep = np.ones(diff.shape, bool)
-    keep[max(0, board.y):board.bottom, :] = False
-    keep[:, max(0, board.x):board.right] = False
-    return float(diff[keep].mean()) if keep.any() else 0.0
-
-
-def covered_cells(reading: Reading) -> np.ndarray:
-    """H×W bool: cells whose centre lies under a window over the game's."""
-    under = np.zeros(reading.shown.shape, bool)
-    for cover in reading.covers:
-        r = cover.rect
-        cols = np.array([r.x <= x < r.right for x in reading.xs])
-        rows = np.array([r.y <= y < r.bottom for y in reading.ys])
-        under |= rows[:, None] & cols[None, :]
-    return under
-
-
-def sign_words(cells: float, around: float, covers: Sequence[Any] = ()) -> str:
-    """What the game showed, in words, from the windows over the game's, and the share of
-    unpressed cells and of the window around the board that changed."""
-    if covers:
-        title = covers[0].title
-        return f"a window over it ({title!r})" if title else "a window over it"
-    if around >= WINDOW_CHANGE and cells >= 0.9:
-        return "a layer over its whole window"
-    if around >= WINDOW_CHANGE and cells > 0:
-        return "a dialog over the board"
-    if around >= WINDOW_CHANGE:
-        return "a dialog"
-    return "a change over the board"
+def cell_names(cells: np.ndarray) -> tuple[str, ...]:
+    """The first few True cells, as the report names them."""
+    return tuple(f"row {r + 1} column {c + 1}" for r, c in np.argwhere(cells)[:5])
 
 
 def reader_reading(result: Any) -> Reading:

@@ -27,10 +27,8 @@ stops the bot (`Unexplained`), naming the cell, the gesture and the look.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Generator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -48,24 +46,12 @@ from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
 from autoplayer.games.nonogram.planner import Stroke
 from autoplayer.games.nonogram.rules import STATES, Rules
 from autoplayer.geometry import Button, Click, Dismiss, Drag, Gesture, Move
-
-if TYPE_CHECKING:
-    from autoplayer.screen.capture import Frame
-    from autoplayer.vision.grid import Grid
+from autoplayer.play.experiment import NOTHING, Press, Seen
+from autoplayer.screen.capture import Frame
+from autoplayer.vision.grid import Grid
 
 Cell = tuple[int, int]
 
-QUIET = 0.05
-"""A drawn press: two captures this far apart show the same pixels."""
-POLL = 0.015
-"""Captures this far apart while a press shows no change yet (for FAST_FOR seconds): a
-game draws a press a frame or two after it, and seeing that sooner is time saved on
-every press; stillness is still judged over QUIET."""
-FAST_FOR = 0.2
-NOTHING = 0.35
-"""A press that shows no change for this long did nothing."""
-WATCH_LIMIT = 2.0
-"""Longest wait for a game to finish drawing one press."""
 MIN_RUN = 3
 """Cells a drag is tried on: three tell a line from its ends."""
 SPLIT_RUN = 5
@@ -76,17 +62,6 @@ class Unexplained(UserError):
     """The game did something the bot's model of it cannot explain: stop, exit 1."""
 
     exit_code = 1
-
-
-class Hands(Protocol):
-    """The play loop's input and capture, for a game that watches its own presses."""
-
-    def act(self, gestures: Sequence[Gesture], *, settle: bool = True) -> None:
-        """Send the gestures; with `settle`, a parking route at their end only once the
-        game has drawn the rest."""
-        ...
-
-    def grab(self) -> Frame: ...
 
 
 @dataclass(frozen=True)
@@ -108,60 +83,29 @@ class Board:
         return Drag(round(self.xs[a[1]]), round(self.ys[a[0]]), round(self.xs[b[1]]),
                     round(self.ys[b[0]]), button, steps)
 
+    def sense(self, frame: Frame) -> np.ndarray:
+        """Every cell's look in a frame."""
+        return samples(frame.pixels, self.grid)
 
-@dataclass
-class Seen:
-    """One watched press: the frame after it and every cell's sample."""
+    def press(self, gestures: Sequence[Gesture], before: np.ndarray, *,
+              touched: Collection[Cell] | None = None, nothing: float = NOTHING,
+              settle: bool = True) -> Press:
+        """One watched step of the experiment, for the mid-end to carry out: the gestures,
+        then the pointer parked, then watched until the game has drawn them."""
+        mask = None
+        if touched is not None:
+            mask = np.zeros(before.shape[:2], bool)
+            for cell in touched:
+                mask[cell] = True
+        return Press(tuple(gestures), self.park, self.sense, moved, before, mask, nothing,
+                     settle)
 
-    frame: Frame
-    now: np.ndarray
-    changed: bool
-    """Something changed on the board or around it."""
+
+def moved(now: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """Cells whose look changed (their average, or a patch of their pixels)."""
+    return (distance(now, before) > 4.0) | differs(now, before)
 
 
-def watch(hands: Hands, board: Board, before: np.ndarray, gestures: Sequence[Gesture],
-          *, touched: Collection[Cell] | None = None, nothing: float = NOTHING,
-          settle: bool = True, clock: Callable[[], float] = time.monotonic) -> Seen:
-    """Send the gestures, park, and capture until the game has drawn what they did.
-
-    Drawn: a change in any cell's look, then the same pixels for QUIET; or no change
-    for `nothing` seconds (a press must be given time to show; parking alone needs
-    less; `settle`: park only once the game has drawn the gestures, for a game that
-    misses the pointer passing its parking cell otherwise). A change on cells the
-    gestures do not touch (`touched`, when given) must
-    hold for NOTHING too: a menu stays, but a page lagging behind the pointer (its
-    highlight still on the pressed cell's row) moves on. A window over the game (a
-    menu of its own) needs no such wait. Until the first change the captures come POLL
-    apart.
-    """
-    hands.act([*gestures, *board.park], settle=settle)
-    start = clock()
-    mask = None
-    if touched is not None:
-        mask = np.zeros(before.shape[:2], bool)
-        for cell in touched:
-            mask[cell] = True
-    last: np.ndarray | None = None
-    since = start
-    while True:
-        frame = hands.grab()
-        seen_at = clock()
-        now = samples(frame.pixels, board.grid)
-        moved = (distance(now, before) > 4.0) | differs(now, before)
-        changed = bool(moved.any())
-        if last is None or last.shape != frame.pixels.shape or not np.array_equal(
-                last, frame.pixels):
-            last, since = frame.pixels, seen_at
-        held, waited = seen_at - since, seen_at - start
-        # A window over the game (a menu) is no page lagging behind the pointer.
-        stray = mask is not None and not frame.covers and bool((moved & ~mask).any())
-        if changed and held >= (NOTHING if stray else QUIET):
-            return Seen(frame, now, changed)
-        if not changed and waited >= nothing and held >= QUIET:
-            return Seen(frame, now, changed)
-        if waited >= WATCH_LIMIT:
-            return Seen(frame, now, changed)
-        time.sleep(QUIET if changed or waited >= FAST_FOR else POLL)
 
 
 @dataclass
@@ -218,8 +162,10 @@ def longest_run(mask: np.ndarray) -> list[Cell]:
     return best if len(best) >= MIN_RUN else []
 
 
-def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Experiment:
-    """Run the experiment from a board with the pointer parked (`before`); see the module."""
+def learn(board: Board, solution: np.ndarray, before: Frame
+          ) -> Generator[Press, Seen, Experiment]:
+    """The experiment from a board with the pointer parked (`before`), as watched presses
+    for the mid-end to carry out; see the module."""
     first = samples(before.pixels, board.grid)
     exp = Experiment(board, reference_looks(first, board.park_cell))
     f, e, run = choose_cells(exp.looks, solution, board.park_cell)
@@ -239,11 +185,11 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
                 return i
         return None
 
-    def press(cell: Cell, button: Button) -> int | str:
+    def press(cell: Cell, button: Button) -> Generator[Press, Seen, int | str]:
         """One press on one cell, watched: the look index, or 'menu'."""
         nonlocal now
-        seen = watch(hands, board, now, [board.click(cell, button)], touched={cell},
-                     settle=exp.settle)
+        seen = yield board.press([board.click(cell, button)], now, touched={cell},
+                                 settle=exp.settle)
         exp.presses += 1
         exp.touched.add(cell)
         others = exp.looks.changed(seen.now, now)
@@ -253,14 +199,14 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
             # the pressed cell's row and column lit): park again before anything else,
             # and from now on only once the game has drawn each press.
             exp.settle = True
-            seen = watch(hands, board, now, [])
+            seen = yield board.press([], now)
             others = exp.looks.changed(seen.now, now)
             others[cell] = False
         if others.any():
             # Something drew over cells the press did not touch: a menu, most likely.
             # Esc is watched against the menu: its closing is the change waited for (a
             # board back as it was would otherwise look like a key that did nothing).
-            seen = watch(hands, board, seen.now, [Dismiss()], settle=exp.settle)
+            seen = yield board.press([Dismiss()], seen.now, settle=exp.settle)
             back = exp.looks.changed(seen.now, now)
             back[cell] = False
             if back.any():
@@ -281,11 +227,11 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
 
     left: list[int | str] = []
     if f is not None:
-        left.append(press(f, Button.LEFT))
+        left.append((yield from press(f, Button.LEFT)))
         while (isinstance(left[-1], int) and left[-1] >= 0 and len(left) < 4
                and left.count(left[-1]) == 1):
-            left.append(press(f, Button.LEFT))
-    right: int | str | None = press(e, Button.RIGHT) if e is not None else None
+            left.append((yield from press(f, Button.LEFT)))
+    right: int | str | None = (yield from press(e, Button.RIGHT)) if e is not None else None
     if right == "menu":
         exp.rules = Rules(menu=frozenset({Button.RIGHT}))
 
@@ -323,7 +269,7 @@ def learn(hands: Hands, board: Board, solution: np.ndarray, before: Frame) -> Ex
 
     filler = exp.rules.button_to(UNKNOWN, FILLED)
     if run and filler is not None:
-        now = try_drags(exp, hands, run, filler, now)
+        now = yield from try_drags(exp, run, filler, now)
     exp.log.insert(0, f"learned in {exp.presses} presses: {exp.rules.describe()}")
     return exp
 
@@ -364,14 +310,15 @@ def meaning(found: list[np.ndarray], left: list[int | str], right: int | str | N
     return fill, mark
 
 
-def try_drags(exp: Experiment, hands: Hands, run: list[Cell], button: Button,
-              now: np.ndarray) -> np.ndarray:
+def try_drags(exp: Experiment, run: list[Cell], button: Button, now: np.ndarray
+              ) -> Generator[Press, Seen, np.ndarray]:
     """The drag experiment on a run of blank must-be-filled cells (see the module)."""
     board = exp.board
 
-    def drag(a: Cell, b: Cell, steps: int) -> np.ndarray:
-        seen = watch(hands, board, now, [board.drag(a, b, button, steps)],
-                     touched=set(Stroke(button, *a, *b).cells()), settle=exp.settle)
+    def drag(a: Cell, b: Cell, steps: int) -> Generator[Press, Seen, np.ndarray]:
+        seen = yield board.press([board.drag(a, b, button, steps)], now,
+                                 touched=set(Stroke(button, *a, *b).cells()),
+                                 settle=exp.settle)
         exp.presses += 1
         return seen.now
 
@@ -380,7 +327,7 @@ def try_drags(exp: Experiment, hands: Hands, run: list[Cell], button: Button,
         return {cell: int(got[cell]) for cell in map(tuple, np.argwhere(got != UNKNOWN))}
 
     before = states(now)
-    after_now = drag(run[0], run[-1], 1)
+    after_now = yield from drag(run[0], run[-1], 1)
     after = states(after_now)
     new = {cell: s for cell, s in after.items() if before.get(cell) != s}
     filled = {cell for cell, s in new.items() if s == FILLED}
@@ -396,7 +343,7 @@ def try_drags(exp: Experiment, hands: Hands, run: list[Cell], button: Button,
     elif filled == ends and len(run) >= SPLIT_RUN:
         inner = run[1:-1]
         now = after_now
-        after_now = drag(inner[0], inner[-1], len(inner) - 1)
+        after_now = yield from drag(inner[0], inner[-1], len(inner) - 1)
         second = {c for c, s in states(after_now).items() if s == FILLED} & set(inner)
         inner_ends = {inner[0], inner[-1]}
         kind = "enter" if inner_ends < second <= set(inner) or second == set(inner) \

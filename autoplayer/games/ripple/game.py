@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from autoplayer.errors import InputError, UserError
-from autoplayer.games.base import Check, Solved
+from autoplayer.games.base import Check, Game, Solved
 from autoplayer.games.ripple.model import EMPTY
 from autoplayer.games.ripple.reader import RippleReading, read_ripple, unique_solution
 from autoplayer.geometry import Button, Click, Gesture, Key, Rect, astuple
@@ -66,7 +66,7 @@ class Reading:
     """Set when the latest capture could not be read: `shown` is the last good reading."""
 
 
-class RippleGame:
+class RippleGame(Game[Reading, tuple[int, ...], Move]):
     """`autoplayer.games.base.Game` for Ripple Effect; `scheme` when known in advance."""
 
     name = "ripple"
@@ -87,6 +87,7 @@ class RippleGame:
         self._probe: Move | None = None
         self._tried: list[str] = []
         self._active: int | None = None
+        self._was_active: int | None = None
         """The cell the bot last clicked (the page's cursor)."""
 
     # -- reading ----------------------------------------------------------
@@ -235,9 +236,19 @@ class RippleGame:
 
     def gestures(self, reading: Reading, moves: Sequence[Move]) -> list[Gesture]:
         """Clicks or arrow keys to reach each cell, then keys or further clicks to set it."""
+        self._was_active = self._active
         out, self._active = plan_gestures(reading.shown, moves, self.scheme, bool(self.arrows),
                                           self._active)
         return out
+
+    def cells(self, reading: Reading, moves: Sequence[Move]) -> list[Rect]:
+        """The cells the moves type into, and the one selected before them (a page shows
+        which cell takes the keys)."""
+        lattice = reading.shown.lattice
+        picked = [m.cell for m in moves]
+        if self._was_active is not None:
+            picked.append(self._was_active)
+        return [lattice.cell(i) for i in picked]
 
     def outline(self, reading: Reading, solution: tuple[int, ...]
                 ) -> tuple[list[Gesture], str]:
@@ -266,10 +277,10 @@ class RippleGame:
                  if not shown.given[i] and shown.values[i] != solution[i]]
         total = sum(1 for g in shown.given if not g)
         if reading.unreadable is not None:
-            return Check(max(len(wrong), 1), total, None, ("the board is unreadable",))
+            return Check(max(len(wrong), 1), total, ("the board is unreadable",))
         details = tuple(f"row {i // shown.cols + 1} column {i % shown.cols + 1}"
                         for i in wrong[:5])
-        return Check(len(wrong), total, None, details)
+        return Check(len(wrong), total, details)
 
     def overlay(self, frame: Frame, reading: Reading, solution: tuple[int, ...] | None
                 ) -> np.ndarray:
