@@ -1,15 +1,15 @@
-"""How the learning nonogram back-end tells the game's completion sign from the game's
-echo of its own board, on synthetic pictures (no display).
+"""What a nonogram capture shows after a batch (hidden cells are unseen, never wrong), and
+the play loop's judgement of the game's answer to its last move, on synthetic pictures
+(no display).
 
 A game may redraw things around its board as it is played (a miniature of the
-picture, a move counter): that is no sign. A window stacked over the game's (a
-message box it opened) is one, and so is a change around the board once the board
-has shown right with no input since.
+picture, a move counter): that is no answer. Whatever else changes beyond the last
+move's cells and the pointer's bands is: a window stacked over the game's, a dim, a
+restyled board, a check mark beside it, a flash.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -18,7 +18,8 @@ from autoplayer.games.nonogram.game import NonogramGame, Reading
 from autoplayer.games.nonogram.looks import reference_looks, samples
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Puzzle
 from autoplayer.games.nonogram.rules import Rules
-from autoplayer.geometry import Button, Move, Rect, to_screen
+from autoplayer.geometry import Button, Click, Move, Rect, to_screen
+from autoplayer.play import ending
 from autoplayer.screen.capture import Cover, Frame
 from autoplayer.vision.grid import Grid
 
@@ -74,59 +75,130 @@ def started() -> tuple[NonogramGame, Reading]:
     return game, reading
 
 
-def test_the_games_echo_of_the_board_around_it_is_no_sign() -> None:
-    game, reading = started()
-    # The cells took, and a miniature of the picture drew itself in the corner.
-    echoed = fill(picture(((0, 0), (0, 1))), 10, 10, 40, 40, 0)
-    check = game.check(game.read(Frame(echoed), reading), SOLUTION)
-    assert (check.wrong, check.complete, check.blocked) == (0, None, None)
-    # Nothing since the board showed right: still no sign.
-    check = game.check(game.read(Frame(echoed.copy()), reading), SOLUTION)
-    assert check.complete is None
 
 
-def test_an_echo_drawn_a_frame_after_the_cells_is_no_sign_either() -> None:
-    game, reading = started()
+def last_move_watch(reference: np.ndarray, echo: tuple[np.ndarray, np.ndarray] | None = None
+                    ) -> ending.Watch:
+    """The loop's watch after a click on cell (0, 1), measured from `reference`; `echo`: a
+    batch before it (before, after) whose change beside its cells is the game's echo."""
+    cell = Rect(LEFT + PITCH, TOP, PITCH, PITCH)
+    click = Click(LEFT + PITCH + PITCH // 2, TOP + PITCH // 2)
+    park = (Move(LEFT + PITCH * N - 10, TOP + PITCH * N - 10), Move(195, 195))
+    effect = ending.effect(reference.shape, [cell], [click, *park])
+    surroundings = ending.Surroundings()
+    if echo is not None:
+        before, after = echo
+        first = ending.effect(before.shape, [Rect(LEFT, TOP, PITCH, PITCH)],
+                              [Click(LEFT + PITCH // 2, TOP + PITCH // 2), *park])
+        surroundings.learn(before, after, first)
+    return ending.Watch(Frame(reference), effect, surroundings, BOARD)
+
+
+def test_the_games_echo_of_the_board_around_it_is_no_answer() -> None:
+    """A miniature of the picture redraws as the board is played: the batch before the
+    last move taught where, so the last move's echo there is no answer."""
+    before = picture()
+    one = fill(picture(((0, 0),)), 10, 130, 30, 20, 0)  # the miniature, first cell
+    two = fill(fill(picture(((0, 0), (0, 1))), 10, 130, 30, 20, 0), 40, 130, 15, 20, 40)
+    watch = last_move_watch(one, echo=(before, one))
+    assert not watch.look(Frame(two), 0.1)
+    assert watch.answer() is None
+    # Without having seen the echo, the same change beside the board is taken for news.
+    assert last_move_watch(one).look(Frame(two), 0.1)
+
+
+def test_what_the_last_move_should_change_is_no_answer() -> None:
+    """Its cell, and the hover tint of its row and column (the clues included)."""
+    reference = picture(((0, 0),))
+    after = picture(((0, 0), (0, 1)))
+    after[TOP:TOP + PITCH, 0:LEFT] = 200          # the row's clues lit
+    after[0:TOP, LEFT + PITCH:LEFT + 2 * PITCH] = 200  # the column's clues lit
+    watch = last_move_watch(reference)
+    assert not watch.look(Frame(after), 0.1) and watch.answer() is None
+
+
+def test_a_dim_over_the_window_is_an_answer_even_on_a_dark_board() -> None:
+    # Light fills on a dark board: a dim moves the ground and the blanks too little to
+    # count, the fills (and light clue digits) far more.
+    others = ((0, 0), (2, 0), (2, 2), (3, 3))
+    reference = picture(others, ground=20, blank=40, fill=200)
+    dimmed = (picture((*others, (0, 1)), ground=20, blank=40, fill=200) * 0.5
+              ).astype(np.uint8)
+    watch = last_move_watch(reference)
+    assert watch.look(Frame(dimmed), 0.2)
+    answer = watch.answer()
+    assert answer is not None and answer.lasting
+    assert answer.words().startswith("a change over")
+
+
+def test_a_box_over_the_board_and_a_grey_page_is_an_answer() -> None:
+    reference = picture(((0, 0),))
+    after = (picture(((0, 0), (0, 1))) * 0.5).astype(np.uint8)
+    after = fill(after, LEFT + 20, TOP + 30, 40, 30, 250)  # "Complete!"
+    watch = last_move_watch(reference)
+    assert watch.look(Frame(after), 0.3)
+    answer = watch.answer()
+    assert answer is not None
+    assert answer.words().startswith("a change over its whole window")
+
+
+def test_a_check_mark_beside_the_board_is_an_answer() -> None:
+    reference = picture(((0, 0),))
+    after = fill(picture(((0, 0), (0, 1))), 5, 130, 20, 20, 0)
+    watch = last_move_watch(reference)
+    assert watch.look(Frame(after), 0.3)
+    answer = watch.answer()
+    assert answer is not None and answer.words().startswith("a change beside the board")
+    assert answer.where == Rect(5, 130, 20, 20)
+
+
+def test_a_flash_that_comes_and_goes_is_an_answer() -> None:
+    reference = picture(((0, 0),))
     right = picture(((0, 0), (0, 1)))
-    echoed = fill(right, 10, 10, 40, 40, 0)
-    for pixels in (right, echoed, echoed, echoed):
-        assert game.check(game.read(Frame(pixels), reading), SOLUTION).complete is None
+    flash = fill(right, LEFT, TOP + PITCH, PITCH * N, PITCH * (N - 1), 255 - 230)
+    watch = last_move_watch(reference)
+    assert not watch.look(Frame(right), 0.05)
+    assert watch.look(Frame(flash), 0.10)
+    assert not watch.look(Frame(right), 0.25)
+    answer = watch.answer()
+    assert answer is not None and not answer.lasting and "gone again" in answer.words()
 
 
-def test_a_change_around_the_board_after_it_showed_right_and_still_is_the_sign() -> None:
-    game, reading = started()
-    echoed = fill(picture(((0, 0), (0, 1))), 10, 10, 40, 40, 0)
-    for _ in range(2):  # right, and still
-        assert game.check(game.read(Frame(echoed), reading), SOLUTION).complete is None
-    alert = fill(echoed, 0, 185, 100, 15, 250)  # a box below the row clues
-    check = game.check(game.read(Frame(alert), reading), SOLUTION)
-    assert (check.wrong, check.complete, check.sign) == (0, True, "a dialog")
-    # New input starts over: the next batch's echo is no sign.
-    game.gestures(reading, game.plan(reading, SOLUTION))
-    check = game.check(game.read(Frame(fill(alert, 150, 0, 50, 50, 0)), reading), SOLUTION)
-    assert check.complete is None
-
-
-def test_a_window_over_the_game_is_its_sign_and_hides_the_cells_under_it() -> None:
-    game, reading = started()
-    box = Rect(LEFT + 25, TOP + 25, 70, 50)  # over 3x3 cells of the board
-    covered = fill(picture(((0, 0), (0, 1))), box.x, box.y, box.w, box.h, 60)
-    frame = Frame(covered, covers=(Cover(box, "Board Solved! — Game"),))
-    check = game.check(game.read(frame, reading), SOLUTION)
-    assert check.complete is True and check.wrong == 0
-    assert check.sign == "a window over it ('Board Solved! — Game')"
-    assert check.details == ("9 cells hidden under it, last seen or made right",)
-
-
-def test_a_window_over_the_game_while_cells_are_wrong_blocks_input() -> None:
-    game, reading = started()
+def test_a_window_over_the_game_is_an_answer_named_by_its_title() -> None:
+    reference = picture(((0, 0),))
     box = Rect(LEFT + 25, TOP + 25, 70, 50)
+    covered = fill(picture(((0, 0), (0, 1))), box.x, box.y, box.w, box.h, 60)
+    watch = last_move_watch(reference)
+    assert watch.look(Frame(covered, covers=(Cover(box, "Board Solved! — Game"),)), 0.2)
+    answer = watch.answer()
+    assert answer is not None
+    assert answer.words().startswith("a window over it ('Board Solved! — Game')")
+
+
+def test_cells_under_a_window_over_the_game_are_unseen_never_wrong() -> None:
+    """Under a window (a menu) the cells the batch made right and never saw count as made
+    only where every pressed cell in view shows its press; the rest are unseen."""
+    game, reading = started()
+    box = Rect(LEFT + 25, TOP - 5, 70, 50)  # over cell (0, 1) and its neighbours
     covered = fill(picture(((0, 0),)), box.x, box.y, box.w, box.h, 60)
     check = game.check(game.read(Frame(covered, covers=(Cover(box, "Menu"),)), reading),
                        SOLUTION)
-    assert check.complete is None and check.blocked is not None
-    assert "window over it ('Menu')" in check.blocked and "1 cells are still wrong" \
-        in check.blocked
+    assert check.wrong == 0 and check.covered is not None
+    assert check.unseen == 0  # (0, 0) in view shows its press: (0, 1) presumed made
+    lost = fill(picture(), box.x, box.y, box.w, box.h, 60)  # (0, 0) in view, not filled
+    check = game.check(game.read(Frame(lost, covers=(Cover(box, "Menu"),)), reading),
+                       SOLUTION)
+    assert check.wrong == 1 and check.covered is not None
+    assert check.unseen == 1 and check.details == ("row 1 column 1",)
+
+
+def test_a_lit_row_and_column_drawn_late_is_not_settled() -> None:
+    game, reading = started()
+    late = picture(((0, 0), (0, 1)), blank=230)
+    late[GRID.ys[2][0]:GRID.ys[2][1], LEFT:LEFT + PITCH * N] = 200  # row 3 lit
+    late[TOP:TOP + PITCH * N, GRID.xs[2][0]:GRID.xs[2][1]] = 200     # column 3 lit
+    check = game.check(game.read(Frame(late), reading), SOLUTION)
+    assert check.wrong > 0 and check.covered is None
 
 
 def test_the_parking_pointer_rests_on_its_corner_cell_before_it_leaves() -> None:
@@ -138,101 +210,3 @@ def test_the_parking_pointer_rests_on_its_corner_cell_before_it_leaves() -> None
     assert to_screen(route[0], (1000, 500)) == replace(route[0], x=route[0].x + 1000,
                                                        y=route[0].y + 500)
     assert to_screen(Move(1, 2, 0.25), (10, 10)) == Move(11, 12, 0.25)
-
-
-def test_the_parking_row_and_column_lit_or_not_is_no_sign() -> None:
-    """A game draws the pointer passing its parking cell (or its leaving the board) a
-    moment late: a look changing there is read, but is no evidence of a sign; anywhere
-    else, a cell the bot did not press changing is one (here, a block)."""
-    game, reading = started()
-    assert game.board_for(reading).park_cell == (0, 0)
-    right = picture(((0, 0), (0, 1)))
-    for cell, blocked in (((3, 0), False), ((0, 3), False), ((3, 3), True)):
-        r, c = cell
-        (y0, y1), (x0, x1) = GRID.ys[r], GRID.xs[c]
-        changed = fill(right, x0, y0, x1 - x0, y1 - y0, 0)
-        check = game.check(game.read(Frame(changed), reading), SOLUTION)
-        assert (check.wrong, check.complete, check.blocked is not None) == (1, None, blocked)
-
-
-def test_a_dim_layer_over_the_board_is_read_through() -> None:
-    """A browser dims the whole page behind its alert: every look blended towards black
-    alike. The board is read through the blend: right, the layer is the sign; wrong, the
-    bot stops."""
-    game, reading = started()
-    dimmed = (picture(((0, 0), (0, 1))) * 0.4).astype(np.uint8)
-    check = game.check(game.read(Frame(dimmed), reading), SOLUTION)
-    assert (check.wrong, check.complete, check.sign) == (0, True, "a layer over the board")
-    game, reading = started()
-    dimmed = (picture(((0, 0),)) * 0.4).astype(np.uint8)
-    check = game.check(game.read(Frame(dimmed), reading), SOLUTION)
-    assert check.complete is None and check.wrong == 1
-    assert check.blocked is not None and "a layer over the board" in check.blocked
-
-
-def filling(cells: tuple[tuple[int, int], ...], draw: Callable[..., np.ndarray]
-            ) -> tuple[NonogramGame, Reading, np.ndarray]:
-    """A game with known rules and the looks `draw` gives, and its first batch (fill
-    `cells`, the rest empty) planned and recorded as sent; and that solution."""
-    solution = np.full((N, N), EMPTY, np.int8)
-    for cell in cells:
-        solution[cell] = FILLED
-    game = NonogramGame(None, rules=RULES)
-    shown = np.full((N, N), UNKNOWN, np.int8)
-    first = Reading(Puzzle(((),) * N, ((),) * N), shown,
-                    xs=tuple((a + b - 1) / 2 for a, b in GRID.xs),
-                    ys=tuple((a + b - 1) / 2 for a, b in GRID.ys),
-                    grid=BOARD, raw=Raw(GRID, shown), pixels=draw())
-    game.looks = reference_looks(samples(draw(), GRID)).with_look(
-        FILLED, samples(draw(((0, 0),)), GRID)[0, 0])
-    reading = game.read(Frame(draw()), first)
-    game.gestures(reading, game.plan(reading, solution))
-    return game, reading, solution
-
-
-def test_a_dim_over_dark_cells_is_read_through() -> None:
-    """Dark cells dimmed move less than a look change, so the unpressed cells do not show
-    the layer as a change; but most of the board reads as no look: every cell is then
-    compared with the look the batch should have left it in."""
-    def dark(filled: tuple[tuple[int, int], ...] = ()) -> np.ndarray:
-        return picture(filled, ground=20, blank=30, fill=60)
-
-    everything = tuple((r, c) for r in range(N) for c in range(N) if (r + c) % 3 == 0)
-    game, reading, solution = filling(everything, dark)
-    for right, wrong in ((everything, 0), (everything[1:], 1)):
-        dimmed = (dark(right) * 0.6).astype(np.uint8)
-        check = game.check(game.read(Frame(dimmed), reading), solution)
-        assert check.wrong == wrong
-        assert (check.complete, check.sign) == ((True, "a layer over the board") if not wrong
-                                                else (None, None))
-        if wrong:
-            assert check.blocked is not None and "a layer over the board" in check.blocked
-            game.gestures(reading, game.plan(reading, solution))
-
-
-def test_a_dim_that_draws_the_fills_near_the_blank_look_is_read_through() -> None:
-    """A browser's alert dims a page whose blanks are black and whose fills are bright:
-    the blanks do not move, and the dimmed fills read as blank, not as no look (the
-    clean-clone CI's draw: 146 of 225 cells read blank under Chromium's alert, exit 1 on a
-    page that said solved). Most of the board not reading as the batch left it is
-    reason enough to compare every cell with the look it should have."""
-    def bright(filled: tuple[tuple[int, int], ...] = ()) -> np.ndarray:
-        return picture(filled, ground=12, blank=0, fill=200)
-
-    everything = tuple((r, c) for r in range(N) for c in range(N) if (r + c) % 3)
-    game, reading, solution = filling(everything, bright)
-    dimmed = (bright(everything) * 0.3).astype(np.uint8)
-    seen = game.read(Frame(dimmed), reading)
-    assert (seen.shown[everything[0]], seen.shown[0, 0]) == (UNKNOWN, UNKNOWN)  # as in CI
-    check = game.check(seen, solution)
-    assert (check.wrong, check.complete, check.sign) == (0, True, "a layer over the board")
-    # The alert's own box on the scrim, over a pressed cell: still the layer, that cell
-    # hidden and counted as the batch made it.
-    (x0, x1), (y0, y1) = GRID.xs[1], GRID.ys[0]
-    boxed = fill(dimmed, x0 - 3, y0 - 3, x1 - x0 + 6, y1 - y0 + 6, 255)
-    check = game.check(game.read(Frame(boxed), reading), solution)
-    assert (check.wrong, check.complete, check.sign) == (0, True, "a layer over the board")
-    assert check.details == ("1 cells hidden under it, last seen or made right",)
-    # The same batch not drawn at all is no layer: the bot says the cells are wrong.
-    check = game.check(game.read(Frame(bright()), reading), solution)
-    assert check.complete is None and check.wrong == len(everything)
