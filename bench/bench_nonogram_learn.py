@@ -202,20 +202,19 @@ def where_time_goes(display: str, rules: dict[str, str]) -> dict[str, Any]:
     """One fresh learn in process (the play stopped right after it), every watched step
     timed: the parking before the experiment, then each press (sent, then watched until
     drawn), and what is left (choosing cells, the final capture and read)."""
-    from autoplayer.games.nonogram import learning
     from autoplayer.games.nonogram.game import make_game
-    from autoplayer.play import play
+    from autoplayer.play import experiment, play
     from autoplayer.screen.capture import Screen
     from autoplayer.screen.source import WindowSource
 
     steps: list[tuple[str, float]] = []
-    watch = learning.watch
+    watch = experiment.watch
 
-    def timed(hands: Any, board: Any, before: Any, gestures: Any, **kw: Any) -> Any:
+    def timed(hands: Any, press: Any) -> Any:
         t = time.perf_counter()
-        seen = watch(hands, board, before, gestures, **kw)
+        seen = watch(hands, press)
         name = ", ".join(type(g).__name__.lower() + (f" {g.button.value}" if hasattr(
-            g, "button") else "") for g in gestures) or "park"
+            g, "button") else "") for g in press.gestures) or "park"
         steps.append((name, (time.perf_counter() - t) * 1000))
         return seen
 
@@ -224,19 +223,19 @@ def where_time_goes(display: str, rules: dict[str, str]) -> dict[str, Any]:
                                              **rules) as page:
         env = {k: os.environ.get(k) for k in ("XDG_CONFIG_HOME", "DISPLAY")}
         os.environ.update(XDG_CONFIG_HOME=home, DISPLAY=display)
-        learning.watch = timed
+        experiment.watch = timed
         source = WindowSource(Screen(display), window_id=page.window, display=display)
         try:
             game = make_game(window=source.window)
-            learn = game.learn
+            steps_of = game.experiment
 
             def stop_after(*args: Any) -> Any:
                 t = time.perf_counter()
-                learn(*args)
+                yield from steps_of(*args)
                 out["learn_ms"] = (time.perf_counter() - t) * 1000
                 raise _Stop
 
-            game.learn = stop_after  # type: ignore[method-assign]
+            game.experiment = stop_after  # type: ignore[method-assign]
             try:
                 play(game, source)
             except _Stop:
@@ -244,7 +243,7 @@ def where_time_goes(display: str, rules: dict[str, str]) -> dict[str, Any]:
             except Exception as err:  # a failure is a result
                 out["error"] = str(err)
         finally:
-            learning.watch = watch
+            experiment.watch = watch
             source.close()
             for k, v in env.items():
                 if v is None:

@@ -33,11 +33,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "captures again and repairs any cell that did not take. A nonogram game's looks, "
         "buttons, drags and sign of completion are learned on the board the first time "
         "(a few watched presses) and kept per window in the user's config directory. "
-        "Esc or moving the mouse aborts (exit 3). Exit 0 every cell verified (the report "
-        "says whether the game showed it solved), 1 not solved after the repairs allowed "
-        "or stopped because the game did something the bot cannot explain or something "
-        "covers the board, 2 bad input (unreadable board, no such window, bad rules "
-        "file), 3 aborted.",
+        "Esc or moving the mouse aborts (exit 3). The move that completes the board is "
+        "sent alone once every other cell is verified, and whatever the game then changes "
+        "beyond that move (a dialog, a dim, a restyled board, a window over it) is its "
+        "answer: no input follows it. Exit 0 the game answered the last move, or every "
+        "cell verified and the game gave no sign; 1 a cell in view still wrong after the "
+        "repairs allowed, or stopped because the game did something the bot cannot "
+        "explain or something covers the board over wrong cells; 2 bad input (unreadable "
+        "board, no such window, bad rules file); 3 aborted; 4 every cell in view right but "
+        "some hidden and no answer from the game.",
     )
     where = play.add_mutually_exclusive_group()
     where.add_argument("--window", metavar="TITLE",

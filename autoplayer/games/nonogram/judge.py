@@ -85,7 +85,7 @@ def wrong_in(shown: np.ndarray, solution: np.ndarray, profile: planner.Profile) 
 @dataclass(frozen=True)
 class Judgement:
     wrong: np.ndarray
-    """Cells in view that are wrong."""
+    """Cells in view that are wrong (an unexplained look is not a right one)."""
     unseen: np.ndarray
     """Hidden cells the bot cannot vouch for (not last seen or made right)."""
     odd: np.ndarray
@@ -122,7 +122,7 @@ def judge(shown: np.ndarray, samples: np.ndarray, solution: np.ndarray, batch: B
     covered = bool(covers or others.sum() >= MIN_COVER)
     if not covered:
         batch.seen_right |= batch.touched & ~wrong & ~odd
-        return Judgement(wrong & ~odd, np.zeros_like(wrong), odd, False,
+        return Judgement(wrong, np.zeros_like(wrong), odd, False,
                          changed_unpressed=int(others.sum()))
     # Something drew over the board: the cells under a window over the game, the cells
     # it changed, any the bot cannot read, and the pressed cells within its reach that
