@@ -330,6 +330,7 @@ class Loop:
             report.answer = answer
             report.wrong_after.append(0)
             self.answered = True
+            self._read_after_answer(reading)
             return True
         # No answer: the board as the watch left it (still for a while, or the last move
         # never drew), read like after any batch.
@@ -338,6 +339,25 @@ class Loop:
             report.check = game.check(self.reading, self.solution)
         report.wrong_after.append(report.check.wrong)
         return False
+
+    def _read_after_answer(self, reading: Any) -> None:
+        """The board once the game has answered, read again where it can be: every cell
+        right in view and nothing hidden is said as such; else the report says the cells
+        were verified up to the last move (a dim or a dialog may hide the board)."""
+        game, report = self.game, self.report
+        try:
+            with stage(report, "verify"):
+                after = game.read(self.frame, reading)
+                check = game.check(after, self.solution)
+        except UserError:
+            check = None
+        if check is not None and not check.wrong and not check.unseen and \
+                check.covered is None and check.blocked is None:
+            report.check, report.all_seen = check, True
+        else:
+            before = report.check
+            assert before is not None
+            report.check = Check(0, before.total)
 
     def _reference(self) -> Any:
         """The window, still, just before the last move: what its answer is measured from.

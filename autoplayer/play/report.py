@@ -68,6 +68,8 @@ class Report:
     """The clues allow more than one solution."""
     answer: Answer | None = None
     """The game's answer to the bot's last move (a dialog, a dim, a restyled board)."""
+    all_seen: bool = False
+    """After the answer, every unit was read again and verified (nothing hid the board)."""
 
     @property
     def solved(self) -> bool:
@@ -93,6 +95,7 @@ class Report:
             "unseen": None if check is None else check.unseen,
             "solved": None if self.dry_run else self.solved,
             "answer": None if answer is None else answer.as_dict(),
+            "all_seen": self.all_seen,
             "overlay": None if self.overlay is None else str(self.overlay),
             "learned": self.learned, "learn_presses": self.learn_presses,
         }
@@ -132,8 +135,9 @@ class Report:
                  f"solution {self.solutions_tried} of the clues' solutions")
         out = []
         if self.answer is not None:
-            out.append(f"verified: every other {self.unit} verified against {which} before "
-                       "the last move")
+            out.append(f"verified: every {self.unit} verified against {which}" if self.all_seen
+                       else f"verified: every other {self.unit} verified against {which} "
+                       "before the last move")
             out.append(f"solved; the game answered the last move with {self.answer.words()}")
             if self.several:
                 out.append("note: the clues allow several solutions; the game's answer shows "
