@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from autoplayer.games.nonogram.game import Batch, NonogramGame
+from autoplayer.games.nonogram.game import NonogramGame
+from autoplayer.games.nonogram.judge import Batch
+from autoplayer.games.nonogram.lessons import adopt_looks
 from autoplayer.games.nonogram.looks import reference_looks
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
 from autoplayer.games.nonogram.rules import Rules
@@ -46,9 +48,9 @@ def adopted(fill: np.ndarray) -> tuple[NonogramGame, np.ndarray]:
     for cell in expected:
         touched[cell] = True
     game._batch = Batch(touched, expected, {}, blank, np.full((H, W), UNKNOWN, np.int8),
-                        np.zeros((H, W), bool), None)
+                        np.zeros((H, W), bool))
     now = board(fill, cross(), fills, marks)
-    game._adopt_looks(now)
+    game.looks = adopt_looks(game.looks, game._batch, now)
     return game, now
 
 

@@ -215,7 +215,7 @@ def test_a_look_no_press_explains_stops_naming_the_cell(tmp_path) -> None:
         shown.grid[cell] = 3
     with pytest.raises(NotSolved, match=r"stopped: 2 cells show a look the bot has not seen"):
         run(shown, tmp_path, profile="again.json")
-    assert not shown.dialog_up()
+    assert not shown.solved() and not shown.dialog_up()
 
 
 def test_sticky_tint_is_fitted_on_the_parked_row_and_column() -> None:

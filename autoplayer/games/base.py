@@ -75,6 +75,10 @@ class Check:
     """A few of the wrong units, for the report."""
     unseen: int = 0
     """Units hidden under something (a dialog, a menu): never counted wrong."""
+    unreadable: int = 0
+    """Of the wrong units, those in view that show something no move explains: no plan
+    puts them right, so a batch that fixes every other wrong unit completes the board
+    as far as the bot can tell, and is sent without its last move."""
     blocked: str | None = None
     """Why the bot must send no more input (a cell shows a look no press explains); the
     loop stops with exit 1 and this as the reason."""

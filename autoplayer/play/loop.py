@@ -204,7 +204,8 @@ class Loop:
                 with stage(report, "read"):
                     self.reading = game.read(self.frame, self.reading)
                 continue
-            if report.check.wrong > game.fixes(moves) or game.exploring:
+            if report.check.wrong - report.check.unreadable > game.fixes(moves) or \
+                    game.exploring:
                 self._batch(moves)
                 if self.answered:
                     return

@@ -35,11 +35,10 @@ from autoplayer.games.nonogram.judge import (
     judge,
     wrong_in,
 )
+from autoplayer.games.nonogram.lessons import adopt_looks, drag_lessons
 from autoplayer.games.nonogram.looks import (
     UNEXPLAINED,
     Looks,
-    distance,
-    look_distance,
     reference_looks,
     samples,
 )
@@ -49,13 +48,12 @@ from autoplayer.games.nonogram.rules import (
     DEFAULT_MOTION,
     STATES,
     Rules,
-    button_names,
     load_rules,
     profile_path,
     save_rules,
     window_key,
 )
-from autoplayer.geometry import Button, Gesture, Move, Rect
+from autoplayer.geometry import Button, Gesture, Rect
 from autoplayer.screen.input import Pace
 
 if TYPE_CHECKING:
@@ -68,15 +66,6 @@ SOLVE_TIMEOUT = 20.0
 PARK_WAIT = 0.12
 """Seconds a board must stay unchanged after the pointer is parked before its looks are
 taken (a hover tint fading out shows as a change, and is waited for)."""
-PARK_DWELL = 0.05
-"""Seconds the parking pointer rests on its corner cell before it leaves the board: a
-toolkit that merges queued motions would otherwise never see it enter that cell."""
-MERGED_SHARE = 0.5
-"""Share of the cells between drag ends missed that shows a game merging motions
-systematically, not now and then."""
-SLOW_MOTION = 0.04
-MAX_MOTION = 0.1
-"""Seconds between a drag's motions in a game seen to merge them (at least, and at most)."""
 SOLUTIONS = 4
 """Solutions looked for: a puzzle with several gets each tried in turn until the game
 says solved (one that accepts only its own picture says nothing on the others)."""
@@ -170,36 +159,11 @@ class NonogramGame(Game[Reading, np.ndarray, Stroke]):
             return replace(previous, shown=state, raw=replace(raw, state=state),
                            pixels=frame.pixels, covers=covers)
         now = samples(frame.pixels, raw.grid)
-        self._adopt_looks(now)
+        if self._batch is not None:
+            self.looks = adopt_looks(self.looks, self._batch, now)
         state, _ = self.looks.classify(now)
         return replace(previous, shown=state, raw=replace(raw, state=state), samples=now,
                        pixels=frame.pixels, covers=covers)
-
-    def _adopt_looks(self, now: np.ndarray) -> None:
-        """With rules from a profile, the first batch teaches this board's looks: the cells
-        it filled (marked) all show one new look."""
-        batch, looks = self._batch, self.looks
-        if batch is None or looks is None:
-            return
-        for state in (FILLED, EMPTY):
-            cells = [cell for cell, want in batch.expected.items() if want == state]
-            if looks.knows(state) or not cells:
-                continue
-            picked = np.array([now[cell] for cell in cells])
-            moved = looks.changed(picked, np.array([batch.before[cell] for cell in cells]))
-            # Changed beyond the board's noise, as the experiment judges a press: not by
-            # how far blank lies from the looks known (with a dark fill known, that would
-            # take a thin cross or a light fill for blank, and the next batch would press
-            # those cells again).
-            drawn = picked[moved]
-            if len(drawn) * 2 < len(cells):
-                continue  # not drawn yet (or not at all: check() will say)
-            # The drawn cell nearest their median: a real look, not a blend of crosses
-            # drawn a pixel apart.
-            look = drawn[int(np.argmin(distance(drawn, np.median(drawn, axis=0))))]
-            if (look_distance(drawn, look) <= looks.change).mean() >= 0.5:
-                looks = looks.with_look(state, look)
-        self.looks = looks
 
     def _templates(self) -> Any:
         from autoplayer.vision.templates import NO_TEMPLATES, load_templates
@@ -281,27 +245,12 @@ class NonogramGame(Game[Reading, np.ndarray, Stroke]):
         return f"rules from {self.profile}: {self.rules.describe()}"
 
     def board_for(self, reading: Reading) -> Board:
-        """The cells, and a parking route: over a corner cell (a game that keeps the last
-        cell entered lit then always lights the same row and column), then off the board
-        diagonally beyond that corner, inside the picture."""
-        from autoplayer.games.nonogram.learning import Board
+        """The cells and where to park the pointer (`learning.parked_board`)."""
+        from autoplayer.games.nonogram.learning import parked_board
 
-        grid = reading.raw.grid
-        h, w = (reading.pixels.shape[:2] if reading.pixels is not None
-                else (reading.grid.bottom + 40, reading.grid.right + 40))
-        b = reading.grid
-        pitch = max(4, round(grid.pitch))
-        last_r, last_c = len(reading.ys) - 1, len(reading.xs) - 1
-        corners = [((last_r, last_c), (b.right + pitch, b.bottom + pitch)),
-                   ((0, last_c), (b.right + pitch, b.y - pitch)),
-                   ((last_r, 0), (b.x - pitch, b.bottom + pitch)),
-                   ((0, 0), (b.x - pitch, b.y - pitch))]
-        (r, c), (x, y) = next(
-            ((cell, (x, y)) for cell, (x, y) in corners if 0 <= x < w and 0 <= y < h),
-            ((0, 0), (max(0, b.x - 2), max(0, b.y - 2))))
-        cell = (r, c)
-        route = (Move(round(reading.xs[c]), round(reading.ys[r]), PARK_DWELL), Move(int(x), int(y)))
-        return Board(grid, reading.xs, reading.ys, route, cell)
+        shape = (reading.pixels.shape[:2] if reading.pixels is not None
+                 else (reading.grid.bottom + 40, reading.grid.right + 40))
+        return parked_board(reading.raw.grid, reading.grid, reading.xs, reading.ys, shape)
 
     def _save(self) -> None:
         if self.profile is not None and self.rules is not None:
@@ -384,56 +333,11 @@ class NonogramGame(Game[Reading, np.ndarray, Stroke]):
             self._save()
 
     def _learn_drags(self, reading: Reading) -> None:
-        """Drags of the last batch that missed cells after their press.
-
-        With the filling button (the one the experiment dragged with), in a game that
-        acts on each cell entered, ends filled and cells between missed mean the game
-        merged motions that came close together. Now and then (a busy browser, within
-        one frame) the next batch repairs the few cells missed, cheaper than slower
-        drags; where half the cells between were missed, the game merges systematically,
-        and its drags get their motions further apart from now on.
-
-        With another button (never dragged in the experiment), half the cells after the
-        press missed (the experiment saw the filling button's drags work) means its drags
-        are not to be relied on (a game that paints with one button only; the bundled
-        page in Chromium, whose right drags after a batch of left ones lost every motion
-        but the last): it is clicked cell by cell from now on, as clicks are never
-        merged. Both are kept in the game's profile."""
-        rules, batch = self.rules, self._batch
-        if rules is None or batch is None or rules.drag not in ("line", "enter"):
+        """What the last batch's drags showed of the game's merging of motions, kept."""
+        if self.rules is None or self._batch is None:
             return
-        shown = reading.shown
-        filling = rules.button_to(UNKNOWN, FILLED)
-
-        def missed_in(cells: list[tuple[int, int]]) -> int:
-            return sum(1 for c in cells if shown[c] == batch.shown_before[c]
-                       and batch.expected.get(c) != shown[c])
-
-        between = missed = 0
-        per_button: dict[Button, list[int]] = {}
-        for stroke in self._strokes:
-            cells = stroke.cells()
-            if len(cells) < 3 or shown[cells[0]] != batch.expected.get(cells[0]):
-                continue  # a click, or the press itself not taken: no news of drags
-            if stroke.button is not filling:
-                tally = per_button.setdefault(stroke.button, [0, 0])
-                tally[0] += len(cells) - 1
-                tally[1] += missed_in(cells[1:])
-            elif rules.drag == "enter" and shown[cells[-1]] == batch.expected.get(cells[-1]):
-                between += len(cells) - 2
-                missed += missed_in(cells[1:-1])
-        dropped = frozenset(b for b, (n, m) in per_button.items() if m >= MERGED_SHARE * n)
-        if dropped - rules.click_only:
-            rules = replace(rules, click_only=rules.click_only | dropped)
-            tried, lost = (sum(per_button[b][i] for b in dropped) for i in (0, 1))
-            self.learning.append(
-                f"drags with {', '.join(button_names(dropped))} missed {lost} of {tried} "
-                "cells after their press: that button is clicked cell by cell")
-        if between and missed >= MERGED_SHARE * between and rules.motion < MAX_MOTION:
-            slower = min(MAX_MOTION, max(2 * rules.motion, SLOW_MOTION))
-            rules = replace(rules, motion=slower)
-            self.learning.append(f"drags missed {missed} of {between} cells between their "
-                                 f"ends: motions {slower * 1000:.0f} ms apart")
+        rules, notes = drag_lessons(self.rules, self._batch, self._strokes, reading.shown)
+        self.learning.extend(notes)
         if rules != self.rules:
             self.rules = rules
             self.pace = pace_for(rules)
@@ -499,7 +403,8 @@ class NonogramGame(Game[Reading, np.ndarray, Stroke]):
         batch, looks = self._batch, self.looks
         if batch is None or looks is None or reading.samples is None:
             wrong = wrong_in(reading.shown, solution, profile)
-            return Check(int(wrong.sum()), total, cell_names(wrong))
+            return Check(int(wrong.sum()), total, cell_names(wrong),
+                         unreadable=int((reading.shown == UNEXPLAINED).sum()))
         under = covered_cells(reading.shown.shape, reading.xs, reading.ys, reading.covers)
         seen = judge(reading.shown, reading.samples, solution, batch, looks, profile,
                      self.board_for(reading).park_cell, under, bool(reading.covers))
@@ -525,7 +430,8 @@ class NonogramGame(Game[Reading, np.ndarray, Stroke]):
             meant = f", meant to make it {STATES[expected]}" if expected is not None else ""
             hint = (f"; the rules came from {self.profile}: run again with --relearn if the "
                     "game changed" if self.presses == 0 and self.profile is not None else "")
-            return Check(int(wrong.sum()), total, details, blocked=(
+            return Check(int(wrong.sum()), total, details, unreadable=int(seen.odd.sum()),
+                         blocked=(
                 f"{len(cells)} cells show a look the bot has not seen its presses make: "
                 f"row {r + 1} column {c + 1}{after}{meant}{hint}"))
         return Check(int(wrong.sum()), total, details)
@@ -557,10 +463,8 @@ class NonogramGame(Game[Reading, np.ndarray, Stroke]):
     def overlay(self, frame: Frame, reading: Reading, solution: np.ndarray | None) -> np.ndarray:
         """The board, every cell and every number read (low-confidence ones marked), and
         what the bot would do: '#' a cell to fill, 'x' one to mark, '-' one to clear."""
-        from autoplayer.games.nonogram.reader import LOW_CONFIDENCE
-        from autoplayer.vision.overlay import draw_overlay
+        from autoplayer.games.nonogram.overlay import draw_reading
 
-        raw = reading.raw
         marks = []
         if solution is not None:
             label = {FILLED: "#", EMPTY: "x", UNKNOWN: "-"}
@@ -568,15 +472,8 @@ class NonogramGame(Game[Reading, np.ndarray, Stroke]):
             for stroke in self.plan(reading, solution):
                 for r, c in stroke.cells():
                     after = profile.press[(int(reading.shown[r, c]), stroke.button)]
-                    marks.append((raw.cells[r][c], label[after]))
-        # A number cut by the picture's edge has no value: it shows as '?'.
-        cut = {(c.kind, c.index) for c in getattr(raw, "clipped", ()) if c.cut}
-        numbers: list[tuple[int | str, float, Rect]] = [
-            ("?", 0.0, n.box) if (kind, i) in cut and n is raw.row_or_column(kind, i)[0]
-            else (n.value, n.confidence, n.box) for kind, i, n in raw.numbers()]
-        ignored = raw.layout.ignored if getattr(raw, "layout", None) is not None else ()
-        return draw_overlay(frame.pixels, raw.board, raw.cells, numbers, low=LOW_CONFIDENCE,
-                            cell_marks=marks, ignored=ignored)
+                    marks.append((reading.raw.cells[r][c], label[after]))
+        return draw_reading(frame.pixels, reading.raw, marks)
 
 
 CLICK_GAP = 0.015

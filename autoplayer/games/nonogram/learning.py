@@ -45,7 +45,7 @@ from autoplayer.games.nonogram.looks import (
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
 from autoplayer.games.nonogram.planner import Stroke
 from autoplayer.games.nonogram.rules import STATES, Rules
-from autoplayer.geometry import Button, Click, Dismiss, Drag, Gesture, Move
+from autoplayer.geometry import Button, Click, Dismiss, Drag, Gesture, Move, Rect
 from autoplayer.play.experiment import NOTHING, Press, Seen
 from autoplayer.screen.capture import Frame
 from autoplayer.vision.grid import Grid
@@ -99,6 +99,31 @@ class Board:
                 mask[cell] = True
         return Press(tuple(gestures), self.park, self.sense, moved, before, mask, nothing,
                      settle)
+
+
+PARK_DWELL = 0.05
+"""Seconds the parking pointer rests on its corner cell before it leaves the board: a
+toolkit that merges queued motions would otherwise never see it enter that cell."""
+
+
+def parked_board(grid: Grid, board: Rect, xs: tuple[float, ...], ys: tuple[float, ...],
+                 shape: tuple[int, ...]) -> Board:
+    """The cells, and a parking route: over a corner cell (a game that keeps the last cell
+    entered lit then always lights the same row and column), then off the board
+    diagonally beyond that corner, inside the picture (`shape`)."""
+    h, w = shape[:2]
+    b = board
+    pitch = max(4, round(grid.pitch))
+    last_r, last_c = len(ys) - 1, len(xs) - 1
+    corners = [((last_r, last_c), (b.right + pitch, b.bottom + pitch)),
+               ((0, last_c), (b.right + pitch, b.y - pitch)),
+               ((last_r, 0), (b.x - pitch, b.bottom + pitch)),
+               ((0, 0), (b.x - pitch, b.y - pitch))]
+    (r, c), (x, y) = next(
+        ((cell, (x, y)) for cell, (x, y) in corners if 0 <= x < w and 0 <= y < h),
+        ((0, 0), (max(0, b.x - 2), max(0, b.y - 2))))
+    route = (Move(round(xs[c]), round(ys[r]), PARK_DWELL), Move(int(x), int(y)))
+    return Board(grid, xs, ys, route, (r, c))
 
 
 def moved(now: np.ndarray, before: np.ndarray) -> np.ndarray:
