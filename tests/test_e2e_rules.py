@@ -4,7 +4,7 @@ plays it, in real Chromium under Xvfb with real pynput input.
 The verdicts are the game's own: the page judges its board (solved, whether its sign
 showed, every mouse press it took) and reports to its server, which the tests ask.
 Every play, whatever its rules, must be *honest*: exit 0 only on a board the page calls
-solved; "solved; the game answered the last move with ..." on a page that said solved
+solved; "solved; the game answered ... with ..." on a page that said solved
 (its dialog, alert, dim or status line); "board verified; the game gave no sign" only on a
 page that has no sign beyond its status line;
 never an input while the page's dialog or alert is up; any exit 1 a one-line
@@ -64,7 +64,7 @@ def _run_seed() -> int:
 RUN_SEED = _run_seed()
 DRAWS = 6
 
-ANSWERED = "solved; the game answered the last move with "
+ANSWERED = "solved; the game answered "
 QUIET = "board verified; the game gave no sign"
 """How the report ends a solved play: the game's answer to the last move (whatever the page
 drew: its dialog, alert, dim, or only its status line saying "Solved!"), or no answer at

@@ -98,7 +98,7 @@ def test_a_sign_that_comes_while_the_bot_marks_empty_cells_is_solved(tmp_path) -
     assert sim.solved() and sim.dialog_up()
     assert not (sim.grid[SOLUTION == 0] == EMPTY).all(), "the dialog came mid-batch"
     assert report.answer is not None
-    assert any(line.startswith("solved; the game answered the last move with")
+    assert any(line.startswith("solved; the game answered ")
                for line in report.lines())
 
 
@@ -123,7 +123,7 @@ def test_a_game_that_accepts_only_its_own_picture_gets_the_clues_other_solutions
     assert report.solutions_tried == 2 and report.answer is not None
     assert any("not that this was the picture it wanted" in line for line in report.lines())
     assert "several" not in report.note and "2 solutions" in report.note
-    assert any(line.startswith("solved; the game answered the last move with")
+    assert any(line.startswith("solved; the game answered ")
                for line in report.lines())
 
 

@@ -85,7 +85,7 @@ def test_play_solves_the_board_to_picmis_own_verdict(
         assert done.returncode == 0, done.stderr + done.stdout
         assert "learned the game's rules" in done.stdout
         assert solved_line(done.stdout).startswith(
-            "solved; the game answered the last move with "), done.stdout
+            "solved; the game answered "), done.stdout
         assert game.wait_solved(timeout=2.0), "Picmi has not recorded the board as solved"
         assert game.solved_dialog() is not None
     finally:
@@ -118,7 +118,7 @@ def test_a_second_board_is_played_by_the_rules_learned_on_the_first(
         report = json.loads(done.stdout)
         assert report["learn_presses"] == 0
         assert report["learned"].startswith(f"rules from {profile}"), report["learned"]
-        assert report["wrong"] == 0 and report["complete"] is True and report["sign"]
+        assert report["solved"] is True and report["answer"]["cover"], report["answer"]
         assert second.wait_solved(timeout=2.0), "Picmi has not recorded the board as solved"
     finally:
         second.close()

@@ -73,11 +73,15 @@ class Answer:
             return what
         else:
             what = "a change beside the board"
-        shares = (f"{self.board_share:.0%} of the board, {self.window_share:.0%} of the "
-                  "window around it")
-        gone = "" if self.lasting else "; gone again"
-        title = f"; the window's title is now {self.title!r}" if self.title else ""
-        return f"{what} ({shares}, at {box}{gone}{title})"
+        parts = []
+        if r.w and r.h:
+            parts.append(f"{self.board_share:.0%} of the board, {self.window_share:.0%} of "
+                         f"the window around it, at {box}")
+        if not self.lasting:
+            parts.append("gone again")
+        if self.title:
+            parts.append(f"the window's title is now {self.title!r}")
+        return f"{what} ({'; '.join(parts)})" if parts else what
 
     def as_dict(self) -> dict[str, Any]:
         r = self.where

@@ -268,9 +268,11 @@ class Loop:
         self._verify(fixed=self.game.fixes(moves))
         check = self.report.check
         assert check is not None
-        if not sent or (check.covered and not check.wrong and not check.unseen):
-            # The game answered while the bot placed what its rule for done might want,
-            # or something came over a board right in view: no more input.
+        if not sent or (check.covered and not check.wrong and (
+                not check.unseen or self.finished)):
+            # The game answered while the bot placed what its rule for done might want
+            # (the board was verified right before: what lies under its answer does not
+            # matter), or something came over a board right in view: no more input.
             self._answered(before, effect, self.frame)
             return
         if self.frame.pixels.shape == before.pixels.shape:
@@ -303,6 +305,8 @@ class Loop:
                 + (f", and {check.wrong} {self.game.unit}s in view are wrong"
                    if check.wrong else ", and the change was gone when it looked"))
         self.report.answer = answer
+        self.report.answered_during = ("the marks the bot was placing" if self.finished
+                                       else "the bot's batch")
         self.report.wrong_after.append(0)
         self.answered = True
 
@@ -419,6 +423,7 @@ class Loop:
                             "view are wrong; the bot sends no input while something covers "
                             "the board")
         if check.covered is not None and check.unseen:
+
             raise Unseen(f"stopped: {check.covered}; every {game.unit} in view is right but "
                          f"{check.unseen} are hidden, and the game has not answered the "
                          "bot's last move: the bot cannot tell whether it is solved")

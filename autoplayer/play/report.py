@@ -68,6 +68,8 @@ class Report:
     """The clues allow more than one solution."""
     answer: Answer | None = None
     """The game's answer to the bot's last move (a dialog, a dim, a restyled board)."""
+    answered_during: str = "the last move"
+    """What the game answered: the last move, or the marks the bot was placing."""
     all_seen: bool = False
     """After the answer, every unit was read again and verified (nothing hid the board)."""
 
@@ -138,7 +140,8 @@ class Report:
             out.append(f"verified: every {self.unit} verified against {which}" if self.all_seen
                        else f"verified: every other {self.unit} verified against {which} "
                        "before the last move")
-            out.append(f"solved; the game answered the last move with {self.answer.words()}")
+            out.append(f"solved; the game answered {self.answered_during} with "
+                       f"{self.answer.words()}")
             if self.several:
                 out.append("note: the clues allow several solutions; the game's answer shows "
                            "it took the last move, not that this was the picture it wanted")
