@@ -188,7 +188,8 @@ class NonogramGame:
     # -- reading ----------------------------------------------------------
     def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
         """The whole board; after input only the cells (the clues cannot have changed)."""
-        from autoplayer.games.nonogram.reader import read_cells, read_nonogram
+        from autoplayer.games.nonogram.cell_states import read_cells
+        from autoplayer.games.nonogram.reader import read_nonogram
 
         if previous is None:
             result = read_nonogram(frame.pixels, templates=self._templates(),

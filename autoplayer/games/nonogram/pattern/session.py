@@ -80,7 +80,7 @@ class PatternProcess:
 
     def wait_drawn(self, timeout: float = 10.0) -> None:
         """Until the window shows a board (GTK maps it before the first draw)."""
-        from autoplayer.vision.grid import find_grid
+        from autoplayer.vision.lattice import find_grid
 
         deadline = time.monotonic() + timeout
         while True:
