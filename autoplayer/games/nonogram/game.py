@@ -148,11 +148,6 @@ class NonogramGame:
     max_batches = 6
     """The fills, the marks a game may want, and repairs of each."""
     unit = "cell"
-    reads_clipped = False
-    """Clues running off the window's edge are read as unknown tails (`read_nonogram`'s
-    `clipped`) rather than refused; the game's `solve` must then honour the tails."""
-    min_digit_height = 0.0
-    """Clue digits shorter than this (px) are refused rather than read."""
     sign_wait = SIGN_WAIT
     monotone = True
     """Every batch must leave fewer cells wrong than the one before, or the bot stops."""
@@ -189,13 +184,22 @@ class NonogramGame:
     def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
         """The whole board; after input only the cells (the clues cannot have changed)."""
         from autoplayer.games.nonogram.cell_states import read_cells
+        from autoplayer.games.nonogram.clipped import CluesAtEdge
         from autoplayer.games.nonogram.reader import read_nonogram
 
         if previous is None:
-            result = read_nonogram(frame.pixels, templates=self._templates(),
-                                   fallbacks=self._fallbacks(), clipped=self.reads_clipped,
-                                   margin=True, min_digit_height=self.min_digit_height,
-                                   source="window")
+            def first(clipped: bool) -> Any:
+                return read_nonogram(frame.pixels, templates=self._templates(),
+                                     fallbacks=self._fallbacks(), clipped=clipped, margin=True,
+                                     source="window")
+
+            try:
+                result = first(False)
+            except CluesAtEdge:
+                # The clues meet the window's edge (a window too small for them): what
+                # shows of them is read as known tails of unknown clues, which `solve`
+                # keeps to (`clipped.solve_clipped`), never guessing.
+                result = first(True)
             return replace(reader_reading(result), layout=result.layout, pixels=frame.pixels)
         raw = previous.raw
         covers = getattr(frame, "covers", ())
@@ -259,6 +263,10 @@ class NonogramGame:
     def solve(self, reading: Reading) -> Solved[np.ndarray]:
         from autoplayer.games.nonogram.solver import Verdict, solve
 
+        if getattr(reading.raw, "clipped", ()):
+            from autoplayer.games.nonogram.clipped import solve_clipped
+
+            return solve_clipped(reading.raw, SOLVE_TIMEOUT)
         region = (reading.grid.x, reading.grid.y, reading.grid.w, reading.grid.h)
         if not any(n for clue in (*reading.puzzle.rows, *reading.puzzle.columns)
                    for n in (clue or ())):
@@ -812,9 +820,4 @@ def make_game(*, templates: str | None = None, profile: str | None = None,
     rules = None
     if path is not None and not relearn and path.exists():
         rules = load_rules(path)  # a file named that does not exist yet gets what is learned
-    if window is not None and any("pattern" in c.lower() for c in window.wm_class):
-        # Pattern's clipped clues and templates (its rules are learned like any game's).
-        from autoplayer.games.nonogram.pattern.game import PatternGame
-
-        return PatternGame(templates, rules=rules, profile=path, window=key)
     return NonogramGame(templates, rules=rules, profile=path, window=key)

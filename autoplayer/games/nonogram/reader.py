@@ -52,6 +52,13 @@ from autoplayer.vision.templates import TemplateSet
 
 LOW_CONFIDENCE = 0.5
 """Numbers read with less confidence than this are marked on overlays."""
+MIN_DIGIT_HEIGHT = 5.0
+"""Clue digits shorter than this (px, the board's typical digit) are refused rather than
+read, whatever draws them: too few pixels are left to tell digits apart. Measured on
+generated boards, a 4 px font (Tatham's Pattern's small one at 12 px tiles) was misread
+on 10 of 11 (each caught by validation, which cannot be counted on), while 5 px fonts
+read right (Pattern at 13 px tiles: 26 of 27, one refused; the bundled page's fonts at
+12 px cells, with their templates)."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +103,8 @@ class NonogramReading:
 def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
                   fallbacks: Iterable[TemplateSet] = (),
                   verify: bool = True, clipped: bool = False, margin: bool = False,
-                  min_digit_height: float = 0.0, source: str = "picture") -> NonogramReading:
+                  min_digit_height: float = MIN_DIGIT_HEIGHT, source: str = "picture"
+                  ) -> NonogramReading:
     """Read the puzzle and board state shown in an H×W×3 RGB image (see module docstring).
 
     `fallbacks`: template sets to read the clues with when the first reading
@@ -111,8 +119,8 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
     the edge (`near_edge`) are an error too, for a caller about to act on the
     reading. `source`: what the picture is, for messages naming its edges ('picture'
     for a file, 'window' for a window's capture). `min_digit_height`: clue
-    digits shorter than this many pixels are refused rather than read (a
-    game whose small font is misread as often as not).
+    digits shorter than this many pixels are refused rather than read, whatever
+    draws them (`MIN_DIGIT_HEIGHT`: too small to trust).
     """
     if image.ndim != 3 or image.shape[2] < 3:
         raise InputError(f"expected an RGB image, got an array of shape {image.shape}")
