@@ -53,12 +53,12 @@ from autoplayer.vision.templates import TemplateSet
 LOW_CONFIDENCE = 0.5
 """Numbers read with less confidence than this are marked on overlays."""
 MIN_DIGIT_HEIGHT = 5.0
-"""Clue digits shorter than this (px, the board's typical digit) are refused rather than
-read, whatever draws them: too few pixels are left to tell digits apart. Measured on
-generated boards, a 4 px font (Tatham's Pattern's small one at 12 px tiles) was misread
-on 10 of 11 (each caught by validation, which cannot be counted on), while 5 px fonts
-read right (Pattern at 13 px tiles: 26 of 27, one refused; the bundled page's fonts at
-12 px cells, with their templates)."""
+"""Clue digits shorter than this (px; the board's smaller digits, `small_digits`) are
+refused rather than read, whatever draws them: too few pixels are left to tell digits
+apart. Measured on generated boards, a 4 px font (Tatham's Pattern's small one at 12 px
+tiles) was misread on 10 of 11 (each caught by validation, which cannot be counted on),
+while 5 px fonts read right (Pattern at 13 px tiles: 26 of 27, one refused; the bundled
+page's fonts at 12 px cells, with their templates)."""
 
 
 @dataclass(frozen=True)
@@ -133,10 +133,10 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
     layout = find_clues(image, grid, sides)
     refuse_if_not_a_nonogram(layout)
     refuse_short_board(image, layout)
-    has_digits = any(s.groups for s in (*layout.rows, *layout.columns))
-    if has_digits and layout.digit_height < min_digit_height:
+    small = small_digits(layout)
+    if small is not None and small < min_digit_height:
         board = grid.rect
-        raise InputError(f"the clue digits are {layout.digit_height:g} px tall, too small to "
+        raise InputError(f"the clue digits are {small:g} px tall, too small to "
                          f"read reliably (at least {min_digit_height:g} px; make the game draw "
                          "larger)", region=(0, 0, board.x, board.bottom))
     cells = tuple(tuple(grid.cell(r, c) for c in range(grid.width)) for r in range(grid.height))
@@ -191,6 +191,15 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
             except InputError:
                 continue
         raise first_error from None
+
+
+def small_digits(layout: ClueLayout) -> float | None:
+    """How tall the board's smaller clue digits are (px): the height one in ten is
+    shorter than. One misread digit spoils a clue, so a font that draws some of its
+    numbers smaller (a second, small font for wide clues) is judged by those. None
+    when no clue ink was found."""
+    heights = [b.box.h for s in (*layout.rows, *layout.columns) for g in s.groups for b in g]
+    return float(np.percentile(heights, 10)) if heights else None
 
 
 def _mean_confidence(reading: NonogramReading) -> float:
