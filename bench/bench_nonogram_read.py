@@ -20,11 +20,13 @@ def main() -> None:
     from PIL import Image
     from vision_render import Skin, random_puzzle, render
 
-    from autoplayer.games.nonogram.reader import read_cells, validate_reading
+    from autoplayer.games.nonogram.cell_states import read_cells
+    from autoplayer.games.nonogram.validation import validate_reading
     from autoplayer.vision import scanline
     from autoplayer.vision.clues import find_clues
-    from autoplayer.vision.grid import continues_past, find_grid
+    from autoplayer.vision.cut_board import continues_past
     from autoplayer.vision.image import luminance
+    from autoplayer.vision.lattice import find_grid
     from autoplayer.vision.numbers import read_lines
     from autoplayer.vision.sides import clue_sides
     from bench.report import write_section

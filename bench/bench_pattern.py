@@ -36,15 +36,21 @@ def _strokes_run(display: str, game_id: str, pause: float) -> tuple[int, int, in
     """(cells left wrong, drags, clicks, seconds of input) for one paced run."""
 
     from autoplayer.games.nonogram.formats import load_puzzle
-    from autoplayer.games.nonogram.pattern.game import PatternGame
+    from autoplayer.games.nonogram.game import NonogramGame
+    from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
     from autoplayer.games.nonogram.pattern.session import PatternProcess
-    from autoplayer.games.nonogram.planner import TATHAM_PATTERN, gestures, plan
+    from autoplayer.games.nonogram.planner import Profile, gestures, plan
     from autoplayer.games.nonogram.solver import solve
-    from autoplayer.geometry import Drag, to_screen
+    from autoplayer.geometry import Button, Drag, to_screen
     from autoplayer.screen.capture import Screen
     from autoplayer.screen.input import InputDriver, Pace
     from autoplayer.screen.window import locate, open_display
 
+    # Pattern's own rules (pattern.c), driven directly as in tests/test_e2e_input_gtk.py:
+    # left sets filled and right sets empty from any state; finished is every cell decided.
+    rules = Profile(name="pattern", press={
+        (state, button): result for state in (UNKNOWN, EMPTY, FILLED)
+        for button, result in ((Button.LEFT, FILLED), (Button.RIGHT, EMPTY))}, mark_empty=True)
     solution = solve(load_puzzle(game_id)).solutions[0]
     with PatternProcess(game_id, display, TILE) as game, Screen(display) as screen:
         disp = open_display(display)
@@ -53,10 +59,9 @@ def _strokes_run(display: str, game_id: str, pause: float) -> tuple[int, int, in
         finally:
             disp.close()
         frame = screen.grab_window(info)
-        reader = PatternGame()
+        reader = NonogramGame()
         read = reader.read(frame)
-        moves = gestures(plan(read.shown, solution, TATHAM_PATTERN), read.xs, read.ys,
-                         TATHAM_PATTERN)
+        moves = gestures(plan(read.shown, solution, rules), read.xs, read.ys, rules)
         on_screen = [to_screen(g, frame.origin) for g in moves]
         with InputDriver(frame.rect_to_screen(read.grid), Pace(motion=pause, release=0.0),
                          listen=False) as driver:

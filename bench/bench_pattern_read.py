@@ -37,12 +37,12 @@ import json, sys, time
 import numpy as np
 from PIL import Image
 import autoplayer.games.nonogram.reader, autoplayer.games.nonogram.solver
-from autoplayer.games.nonogram.pattern.game import PatternGame
+from autoplayer.games.nonogram.game import NonogramGame
 from autoplayer.screen.capture import Frame
 with Image.open(sys.argv[1]) as im:
     frame = Frame(np.asarray(im.convert("RGB")))
 t = time.perf_counter()
-game = PatternGame()
+game = NonogramGame()
 first = game.read(frame)
 first_ms = (time.perf_counter() - t) * 1000
 again = []
@@ -102,9 +102,10 @@ def main() -> None:
             lines.append(f"| {name} | {first:.0f} ms | {again:.1f} ms |")
             print(lines[-1], flush=True)
     text = f"""
-`PatternGame.read` on pictures the real sgt-pattern draws (`--screenshot`): the first
-read of a window (templates loaded, grid, clues, cells, validation; in a fresh
-process, as `autoplayer play` starts) and the re-read after input (cells only). Median of
+`NonogramGame.read` on pictures the real sgt-pattern draws (`--screenshot`): the first
+read of a window (grid, clues, cells, validation, and a picture whose clues meet its edge
+read again with unknown tails; in a fresh process, as `autoplayer play` starts) and the
+re-read after input (cells only). Median of
 {REPEATS} processes, each re-read the median of {REREADS}; every reading was checked
 against the generated puzzle. Command: `python -m bench.bench_pattern_read`
 (load average {load:.2f} when it started; 2 cores shared with other work).

@@ -232,7 +232,6 @@ class SimNonogram(NonogramGame):
     def __init__(self, sim: SimGame, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.sim = sim
-        self.sign_wait = 0.2
 
     def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
         if previous is not None:

@@ -11,7 +11,7 @@ import pytest
 
 from autoplayer.cli import main
 from autoplayer.games.nonogram.formats import load_puzzle
-from autoplayer.games.nonogram.pattern.game import PatternGame
+from autoplayer.games.nonogram.game import NonogramGame
 from autoplayer.games.nonogram.pattern.session import PATTERN, generate
 from autoplayer.screen.capture import Frame
 
@@ -50,7 +50,7 @@ def test_calibrate_with_a_game_id_per_screenshot_then_read_with_it(tmp_path: Pat
     assert templates.digits == set(range(10))
     assert (tmp_path / "calibration" / "mine" / "samples.json").exists()
     game_id = generate("20x20#calibrated")
-    game = PatternGame(str(tmp_path / "templates" / "mine"))
+    game = NonogramGame(str(tmp_path / "templates" / "mine"))
     read = game.read(Frame(_load(shot(game_id, 24, tmp_path / "game.png"))))
     assert read.raw.template_set == "mine"
     truth = load_puzzle(game_id)

@@ -196,11 +196,11 @@ def test_a_covered_window_is_refused_without_input(xserver: Xvfb) -> None:
             assert pointer(xserver.display) == where, "the bot moved the pointer"
         time.sleep(0.3)
         # Uncovered again: not one cell was touched.
+        from autoplayer.games.nonogram.game import NonogramGame
         from autoplayer.games.nonogram.model import UNKNOWN
-        from autoplayer.games.nonogram.pattern.game import PatternGame
         from autoplayer.screen.capture import Frame
 
-        assert (PatternGame().read(Frame(game.grab())).shown == UNKNOWN).all()
+        assert (NonogramGame().read(Frame(game.grab())).shown == UNKNOWN).all()
 
 
 def _untouched(xserver: Xvfb, game: PatternProcess, *args: str) -> subprocess.CompletedProcess:
@@ -266,11 +266,11 @@ def test_red_error_clues_and_the_keyboard_cursor_do_not_break_reading(xserver: X
     """A user marked row 1 all empty (its clue turns red: the game's error check) and
     moved the keyboard cursor (its row's and column's clues turn grey); the bot reads
     through both, repairs row 1 and finishes."""
-    from autoplayer.games.nonogram.pattern.game import PatternGame
+    from autoplayer.games.nonogram.game import NonogramGame
     from autoplayer.screen.capture import Frame
 
     with PatternProcess(generate("10x10#colours"), xserver.display, 24) as game:
-        read = PatternGame().read(Frame(game.grab()))
+        read = NonogramGame().read(Frame(game.grab()))
         origin = locate_window(xserver.display, game.window_id).rect
         y = origin.y + round(read.ys[0])
         for x in read.xs:
@@ -284,7 +284,7 @@ def test_red_error_clues_and_the_keyboard_cursor_do_not_break_reading(xserver: X
         cursor = (shown[..., 0] == 255) & (shown[..., 1] == 64) & (shown[..., 2] == 64)
         assert red.any(), "row 1's clue did not turn red; the setup proves nothing"
         assert cursor.any(), "no keyboard cursor; the setup proves nothing"
-        seen = PatternGame().read(Frame(shown))
+        seen = NonogramGame().read(Frame(shown))
         assert (seen.puzzle.rows, seen.puzzle.columns) == (read.puzzle.rows,
                                                            read.puzzle.columns)
         play_to_completion(xserver, game)

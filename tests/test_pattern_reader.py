@@ -14,18 +14,20 @@ import numpy as np
 import pytest
 
 from autoplayer.errors import InputError, UserError
+from autoplayer.games.nonogram.clipped import tail_fits
 from autoplayer.games.nonogram.formats import load_puzzle
-from autoplayer.games.nonogram.game import Reading
+from autoplayer.games.nonogram.game import NonogramGame, Reading, make_game
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
-from autoplayer.games.nonogram.pattern import completion
-from autoplayer.games.nonogram.pattern.game import DEFAULT_TEMPLATES, TEMPLATES_DIR, PatternGame
 from autoplayer.games.nonogram.pattern.session import PATTERN, generate
 from autoplayer.games.nonogram.solver import solve
 from autoplayer.screen.capture import Frame
-from autoplayer.vision.templates import NO_TEMPLATES
+from autoplayer.vision.templates import BUNDLED, NO_TEMPLATES, available_templates
 
 needs_pattern = pytest.mark.skipif(not os.path.exists(PATTERN),
                                    reason="sgt-puzzles is not installed")
+
+CALIBRATED = "pattern"
+"""The template set tools/pattern-calibration makes from screenshots Pattern renders itself."""
 
 
 def render(game_id: str, tile: int, tmp_path: Path, **colours: str) -> np.ndarray:
@@ -41,15 +43,16 @@ def render(game_id: str, tile: int, tmp_path: Path, **colours: str) -> np.ndarra
 
 
 def read(pixels: np.ndarray, templates: str | None = None) -> Reading:
-    """What the play loop reads first from a Pattern window showing these pixels."""
-    return PatternGame(templates).read(Frame(pixels))
+    """What the play loop reads first from a Pattern window showing these pixels (the
+    nonogram back-end every window gets)."""
+    return NonogramGame(templates).read(Frame(pixels))
 
 
 @pytest.fixture(scope="module")
 def templates() -> str:
-    assert (TEMPLATES_DIR / DEFAULT_TEMPLATES / "index.json").is_file(), \
+    assert (BUNDLED / CALIBRATED / "index.json").is_file(), \
         "autoplayer/templates/pattern is missing (tools/pattern-calibration makes it)"
-    return DEFAULT_TEMPLATES
+    return CALIBRATED
 
 
 # Sizes against tile sizes, the small font (a two-digit column clue) included.
@@ -112,7 +115,7 @@ CLIPPED_OPEN = ("10x10:3.4/3.1/3.1.3/1/3.2/1.2/5.2/1.1.1/3.1.1/1.2/1.1.1.1.1/1.1
 
 @needs_pattern
 def test_a_clipped_row_is_detected_and_never_guessed(tmp_path: Path, templates: str) -> None:
-    game = PatternGame(templates)
+    game = NonogramGame(templates)
     reading = game.read(Frame(render(CLIPPED_SETTLED, 24, tmp_path)))
     raw = reading.raw
     assert [line.name for line in raw.clipped] == ["row 1"]
@@ -141,7 +144,7 @@ def test_a_number_wholly_beyond_the_edge_is_not_missed(tmp_path: Path, templates
 @needs_pattern
 def test_clipped_rows_that_leave_solutions_open_stop_with_their_names(
         tmp_path: Path, templates: str) -> None:
-    game = PatternGame(templates)
+    game = NonogramGame(templates)
     reading = game.read(Frame(render(CLIPPED_OPEN, 24, tmp_path)))
     with pytest.raises(UserError, match=r"row 1, row 2, row 3, row 10: clue clipped"):
         game.solve(reading)
@@ -165,12 +168,22 @@ def test_digits_too_small_are_refused(tmp_path: Path) -> None:
 
 def test_a_clipped_clue_fits_by_its_visible_tail() -> None:
     # A clipped row counts by its visible tail, with the cut numbers before it.
-    assert completion.tail_fits((1, 1), (1,), 1)
-    assert completion.tail_fits((1, 1), (1, 1), 0)
-    assert not completion.tail_fits((1, 1), (1, 1), 1)
-    assert not completion.tail_fits((1, 1), (2,), 0)
+    assert tail_fits((1, 1), (1,), 1)
+    assert tail_fits((1, 1), (1, 1), 0)
+    assert not tail_fits((1, 1), (1, 1), 1)
+    assert not tail_fits((1, 1), (2,), 0)
+
+
+def test_no_window_gets_a_back_end_of_its_own_by_name() -> None:
+    """Pattern's window gets the one nonogram back-end; what it needs (clipped clues, its
+    calibrated digits) comes from what the picture shows, not from its class."""
+    from types import SimpleNamespace
+
+    window = SimpleNamespace(title="Pattern", wm_class=("sgt-pattern", "Sgt-pattern"))
+    assert type(make_game(window=window)) is NonogramGame
+    assert CALIBRATED in available_templates()  # tried in turn when a reading fails
 
 def test_the_committed_templates_cover_every_digit(templates: str) -> None:
     from autoplayer.vision.templates import load_templates
 
-    assert load_templates(TEMPLATES_DIR / templates).digits == set(range(10))
+    assert load_templates(BUNDLED / templates).digits == set(range(10))

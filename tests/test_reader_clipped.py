@@ -1,4 +1,5 @@
-"""Clues running off the picture's edge: refused by default, read as known tails on request.
+"""Clues running off the picture's edge: refused by default, read as known tails on request
+(as `play` requests whenever it sees a window's clues meet its edge).
 
 A game window too small for its clues (Simon Tatham's Pattern never shrinks)
 cuts the longest row clues at its left edge. Synthetic screenshots (see
@@ -157,11 +158,19 @@ def test_read_command_warns_of_clues_near_the_edge(both_edges, tmp_path, capsys)
     assert len(warnings) == 1 and "start near the left edge" in warnings[0]
 
 
-def test_play_refuses_clues_near_the_window_edge_before_any_input(both_edges) -> None:
-    """The bot acts on what it reads, so a window cut this close is an error, not a guess."""
+def test_play_reads_clues_near_the_edge_as_clipped_and_never_guesses(both_edges) -> None:
+    """The bot acts on what it reads, so clues cut this close are not taken as they show
+    (each one 1 short): seeing them meet the window's edge, it reads them as clipped
+    (unknown, the numbers visible a known tail). Solved from what is certain, they leave
+    several solutions here, so it stops naming the lines before any input."""
+    from autoplayer.errors import UserError
     from autoplayer.games.nonogram.game import NonogramGame
     from autoplayer.screen.capture import Frame
 
     _, cut = both_edges
-    with pytest.raises(InputError, match="start near the left edge"):
-        NonogramGame().read(Frame(np.ascontiguousarray(cut)))
+    game = NonogramGame()
+    reading = game.read(Frame(np.ascontiguousarray(cut)))
+    assert {"row 1", "column 1"} <= {c.name for c in reading.raw.clipped}
+    assert reading.puzzle.rows[0] is None and reading.puzzle.columns[0] is None
+    with pytest.raises(UserError, match=r"row 1,.*column 1,.*clue clipped.*will not guess"):
+        game.solve(reading)

@@ -112,7 +112,7 @@ def test_a_board_cut_on_a_grid_line_names_the_edge(edge, line, skin, extra):
     """The picture's edge on a grid line (a thick 5-line or a thin one), or a pixel past
     it: the board presses against the edge with no margin, unlike its other sides, and
     is taken as cut rather than as a board that ends there."""
-    from autoplayer.vision.grid import find_grid
+    from autoplayer.vision.lattice import find_grid
 
     image = np.asarray(render(random_puzzle(15, 15, seed=4), skin))
     grid = find_grid(image)

@@ -15,7 +15,8 @@ from vision_render import Skin, random_puzzle, render
 
 from autoplayer.cli import main
 from autoplayer.errors import InputError
-from autoplayer.games.nonogram.reader import read_nonogram, validate_reading
+from autoplayer.games.nonogram.reader import read_nonogram
+from autoplayer.games.nonogram.validation import validate_reading
 from autoplayer.vision.numbers import ClueNumber
 
 
@@ -32,10 +33,10 @@ def test_a_misread_number_is_replaced_by_its_next_best_reading():
     wrong = (good.value % 9) + 1 if good.value < 9 else 1
     bad = ClueNumber(wrong, 0.05, good.digits, (good.value,))
     rows = ((bad, *reading.row_numbers[0][1:]), *reading.row_numbers[1:])
-    from autoplayer.games.nonogram.reader import _puzzle
+    from autoplayer.games.nonogram.validation import puzzle_of
 
     broken = dataclasses.replace(reading, row_numbers=rows,
-                                 puzzle=_puzzle(rows, reading.column_numbers))
+                                 puzzle=puzzle_of(rows, reading.column_numbers))
     fixed = validate_reading(broken)
     assert fixed.puzzle.rows == puzzle.rows
     assert fixed.corrections == (f"row 1: {wrong} -> {good.value}",)

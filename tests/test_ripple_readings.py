@@ -26,7 +26,7 @@ from autoplayer.games.ripple.reader import (
 )
 from autoplayer.games.ripple.solver import solve
 from autoplayer.geometry import Rect
-from autoplayer.vision.clues import Glyph
+from autoplayer.vision.glyphs import Glyph
 from autoplayer.vision.numbers import ClueNumber, DigitReading
 from autoplayer.vision.templates import TemplateSet
 

@@ -1,10 +1,10 @@
-"""Where the board starts inside a lattice of boxed clues (`grid._clue_box_corner`)."""
+"""Where the board starts inside a lattice of boxed clues (`grid.clue_box_corner`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from autoplayer.vision.grid import _clue_box_corner
+from autoplayer.vision.clue_boxes import clue_box_corner
 
 
 def lattice(first_rows_full: bool) -> np.ndarray:
@@ -22,13 +22,13 @@ def lattice(first_rows_full: bool) -> np.ndarray:
 
 
 def test_the_board_starts_after_the_clue_boxes() -> None:
-    assert _clue_box_corner(lattice(first_rows_full=False)) == (4, 3)
+    assert clue_box_corner(lattice(first_rows_full=False)) == (4, 3)
 
 
 def test_first_rows_whose_clues_fill_every_box_stay_on_the_board() -> None:
     """Column 0 then starts two rows lower than the board (seen at 18 px, sans skin)."""
-    assert _clue_box_corner(lattice(first_rows_full=True)) == (4, 3)
+    assert clue_box_corner(lattice(first_rows_full=True)) == (4, 3)
 
 
 def test_first_columns_whose_clues_fill_every_box_stay_on_the_board() -> None:
-    assert _clue_box_corner(lattice(first_rows_full=True).T.copy()) == (3, 4)
+    assert clue_box_corner(lattice(first_rows_full=True).T.copy()) == (3, 4)

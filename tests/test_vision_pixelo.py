@@ -15,7 +15,7 @@ from PIL import Image
 from autoplayer.games.nonogram.model import UNKNOWN
 from autoplayer.games.nonogram.reader import read_nonogram
 from autoplayer.games.nonogram.solver import Verdict, solve
-from autoplayer.vision.grid import find_grid
+from autoplayer.vision.lattice import find_grid
 
 ROWS = (
     (), (1, 4), (1, 1, 4), (1, 1, 1, 2), (1, 3, 1, 2), (1, 1, 2), (1, 7, 1, 1), (1, 9, 1),

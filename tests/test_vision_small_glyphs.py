@@ -11,7 +11,7 @@ import numpy as np
 
 from autoplayer.geometry import Rect
 from autoplayer.vision import scanline
-from autoplayer.vision.clues import Blob, Glyph, split_touching
+from autoplayer.vision.glyphs import Blob, Glyph, split_touching
 from autoplayer.vision.numbers import read_digit
 from autoplayer.vision.templates import TemplateSet
 

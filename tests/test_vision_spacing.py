@@ -16,11 +16,13 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from autoplayer.geometry import Rect
-from autoplayer.vision.clues import Blob, ClueLayout, Strip, _blobs_across
+from autoplayer.vision.clues import ClueLayout
+from autoplayer.vision.glyphs import Blob
 from autoplayer.vision.grid import Grid
 from autoplayer.vision.image import trim
 from autoplayer.vision.numbers import read_lines
 from autoplayer.vision.spacing import learn_spacing
+from autoplayer.vision.strips import Strip, _blobs_across
 
 FONTS = {
     "liberation-sans": "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",

@@ -75,8 +75,9 @@ def save_png(path: str | Path, image) -> None:
 
 def run_read(args: argparse.Namespace) -> int:
     from autoplayer.games.nonogram import formats
+    from autoplayer.games.nonogram.clipped import edge_lines
     from autoplayer.games.nonogram.model import UNKNOWN
-    from autoplayer.games.nonogram.reader import LOW_CONFIDENCE, edge_lines, read_nonogram
+    from autoplayer.games.nonogram.reader import LOW_CONFIDENCE, read_nonogram
     from autoplayer.games.nonogram.render import render_puzzle
     from autoplayer.vision.templates import NO_TEMPLATES, every_template_set, load_templates
 

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from autoplayer.games.nonogram.model import Puzzle
-from autoplayer.vision.clues import Glyph, find_clues
-from autoplayer.vision.grid import find_grid
+from autoplayer.vision.clues import find_clues
+from autoplayer.vision.glyphs import Glyph
+from autoplayer.vision.lattice import find_grid
 from autoplayer.vision.numbers import ClueNumber, read_lines
 from autoplayer.vision.templates import TemplateSet
 

@@ -18,7 +18,8 @@ import cv2
 import numpy as np
 
 from autoplayer.geometry import Rect
-from autoplayer.vision.clues import Blob, ClueLayout
+from autoplayer.vision.clues import ClueLayout
+from autoplayer.vision.glyphs import Blob
 
 CENTRED = 0.25
 """A glyph past the end is the next line's when its middle lies within this share of a

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 
 from autoplayer.geometry import Rect
 from autoplayer.vision import scanline
-from autoplayer.vision.clues import Blob, ClueLayout, Glyph, Strip, split_touching
+from autoplayer.vision.clues import ClueLayout
+from autoplayer.vision.glyphs import Blob, Glyph, split_touching
 from autoplayer.vision.spacing import Spacing, learn_spacing
+from autoplayer.vision.strips import Strip
 from autoplayer.vision.templates import TemplateSet
 from autoplayer.vision.templates import confidence_over as templates_confidence
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from autoplayer.geometry import Rect
-from autoplayer.vision.clues import ClueLayout, gap_threshold, split_touching
+from autoplayer.vision.clues import ClueLayout
+from autoplayer.vision.glyphs import split_touching
 
 STEP_PREFERENCE = 1.2
 """The step's clusters must be this many times better separated than the gaps' to be
@@ -101,3 +102,42 @@ def _two_means(values: np.ndarray) -> tuple[float, float, float] | None:
             return None
         lo, hi = float(a.mean()), float(b.mean())
     return lo, hi, (hi - lo) / (float(a.std()) + float(b.std()) + 1.0)
+
+
+def gap_threshold(layout: ClueLayout) -> tuple[float, float]:
+    """The typical gap inside a number and between numbers, learned from every strip.
+
+    Column strips give gaps inside numbers for free (their numbers are stacked,
+    so every horizontal gap in a column group is inside one number); row strips
+    mix both kinds. Two means on all gaps split them; when the data has only one
+    kind, the digit height sets the scale.
+    """
+    inside: list[int] = []
+    mixed: list[int] = []
+    for strip in layout.columns:
+        for g in strip.groups:
+            inside += [g[i].box.x - g[i - 1].box.right for i in range(1, len(g))]
+    for strip in layout.rows:
+        for g in strip.groups:
+            mixed += [g[i].box.x - g[i - 1].box.right for i in range(1, len(g))]
+    gaps = np.array(inside + mixed, dtype=float)
+    scale = layout.digit_height
+    if gaps.size >= 2:
+        lo, hi = float(gaps.min()), float(gaps.max())
+        for _ in range(20):
+            mid = (lo + hi) / 2
+            a, b = gaps[gaps <= mid], gaps[gaps > mid]
+            if a.size == 0 or b.size == 0:
+                break
+            lo, hi = float(a.mean()), float(b.mean())
+        # Two real clusters sit far apart; otherwise every gap is of one kind.
+        if hi - lo >= 0.25 * scale and hi >= 1.8 * max(lo, 1.0):
+            if inside:
+                lo = min(lo, float(np.median(inside)))
+            return lo, hi
+    typical = float(np.median(gaps)) if gaps.size else 0.0
+    if inside or (gaps.size and typical < 0.3 * scale):
+        lo = min(typical, float(np.median(inside))) if inside else typical
+        return lo, max(lo + 0.3 * scale, 0.5 * scale)
+    hi = typical if gaps.size else 0.5 * scale
+    return min(0.1 * scale, hi / 3), hi

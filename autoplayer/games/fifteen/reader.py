@@ -27,9 +27,10 @@ import numpy as np
 from autoplayer.errors import InputError
 from autoplayer.games.fifteen.model import Board, check_size
 from autoplayer.geometry import Rect
-from autoplayer.vision.clues import Glyph
-from autoplayer.vision.grid import Grid, find_grid
+from autoplayer.vision.glyphs import Glyph
+from autoplayer.vision.grid import Grid
 from autoplayer.vision.image import ascii_picture, dark_ink, luminance, trim
+from autoplayer.vision.lattice import find_grid
 from autoplayer.vision.numbers import ClueNumber, DigitReading, make_number, read_digit
 from autoplayer.vision.templates import TemplateSet
 

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from autoplayer.errors import InputError, UserError
 from autoplayer.games.base import Check, Game, Solved
 from autoplayer.games.nonogram import planner
 from autoplayer.games.nonogram.judge import (
@@ -42,7 +41,7 @@ from autoplayer.games.nonogram.looks import (
     reference_looks,
     samples,
 )
-from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Puzzle, clue_text, validate
+from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Puzzle
 from autoplayer.games.nonogram.planner import Stroke
 from autoplayer.games.nonogram.rules import (
     DEFAULT_MOTION,
@@ -53,6 +52,7 @@ from autoplayer.games.nonogram.rules import (
     save_rules,
     window_key,
 )
+from autoplayer.games.nonogram.solving import SOLVE_TIMEOUT, solve_read
 from autoplayer.geometry import Button, Gesture, Rect
 from autoplayer.screen.input import Pace
 
@@ -62,13 +62,9 @@ if TYPE_CHECKING:
     from autoplayer.screen.capture import Frame
     from autoplayer.screen.window import WindowInfo
 
-SOLVE_TIMEOUT = 20.0
 PARK_WAIT = 0.12
 """Seconds a board must stay unchanged after the pointer is parked before its looks are
 taken (a hover tint fading out shows as a change, and is waited for)."""
-SOLUTIONS = 4
-"""Solutions looked for: a puzzle with several gets each tried in turn until the game
-says solved (one that accepts only its own picture says nothing on the others)."""
 ASSUMED = Rules(
     press={(UNKNOWN, Button.LEFT): FILLED, (FILLED, Button.LEFT): UNKNOWN,
            (UNKNOWN, Button.RIGHT): EMPTY, (EMPTY, Button.RIGHT): UNKNOWN},
@@ -109,11 +105,6 @@ class NonogramGame(Game[Reading, np.ndarray, Stroke]):
     max_batches = 6
     """The fills, the marks a game may want, and repairs of each."""
     unit = "cell"
-    reads_clipped = False
-    """Clues running off the window's edge are read as unknown tails (`read_nonogram`'s
-    `clipped`) rather than refused; the game's `solve` must then honour the tails."""
-    min_digit_height = 0.0
-    """Clue digits shorter than this (px) are refused rather than read."""
     monotone = True
     """Every batch must leave fewer cells wrong than the one before, or the bot stops."""
 
@@ -144,13 +135,23 @@ class NonogramGame(Game[Reading, np.ndarray, Stroke]):
     # -- reading ----------------------------------------------------------
     def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
         """The whole board; after input only the cells (the clues cannot have changed)."""
-        from autoplayer.games.nonogram.reader import read_cells, read_nonogram
+        from autoplayer.games.nonogram.cell_states import read_cells
+        from autoplayer.games.nonogram.clipped import CluesAtEdge
+        from autoplayer.games.nonogram.reader import read_nonogram
 
         if previous is None:
-            result = read_nonogram(frame.pixels, templates=self._templates(),
-                                   fallbacks=self._fallbacks(), clipped=self.reads_clipped,
-                                   margin=True, min_digit_height=self.min_digit_height,
-                                   source="window")
+            def first(clipped: bool) -> Any:
+                return read_nonogram(frame.pixels, templates=self._templates(),
+                                     fallbacks=self._fallbacks(), clipped=clipped, margin=True,
+                                     source="window")
+
+            try:
+                result = first(False)
+            except CluesAtEdge:
+                # The clues meet the window's edge (a window too small for them): what
+                # shows of them is read as known tails of unknown clues, which `solve`
+                # keeps to (`clipped.solve_clipped`), never guessing.
+                result = first(True)
             return replace(reader_reading(result), layout=result.layout, pixels=frame.pixels)
         raw = previous.raw
         covers = getattr(frame, "covers", ())
@@ -187,39 +188,15 @@ class NonogramGame(Game[Reading, np.ndarray, Stroke]):
 
     # -- solving ----------------------------------------------------------
     def solve(self, reading: Reading) -> Solved[np.ndarray]:
-        from autoplayer.games.nonogram.solver import Verdict, solve
+        if getattr(reading.raw, "clipped", ()):
+            from autoplayer.games.nonogram.clipped import solve_clipped
 
-        region = (reading.grid.x, reading.grid.y, reading.grid.w, reading.grid.h)
-        if not any(n for clue in (*reading.puzzle.rows, *reading.puzzle.columns)
-                   for n in (clue or ())):
-            # Nothing to fill anywhere: not a puzzle the bot may call solved.
-            raise InputError("no nonogram here: every clue read is empty", region=region)
-        try:
-            validate(reading.puzzle)
-        except InputError as err:
-            raise InputError(f"the clues read do not make a puzzle: {err.message}",
-                             region=region) from None
-        result = solve(reading.puzzle, max_solutions=SOLUTIONS, timeout=SOLVE_TIMEOUT)
-        if result.verdict is Verdict.CONTRADICTION:
-            where = ""
-            if result.contradiction is not None:
-                kind, index = result.contradiction
-                clues = reading.puzzle.rows if kind == "row" else reading.puzzle.columns
-                where = f": {kind} {index + 1} (clue {clue_text(clues[index])}) cannot be placed"
-            raise InputError(f"the clues read have no solution{where}; a clue was misread",
-                             region=region)
-        if result.verdict is Verdict.TIMEOUT:
-            raise UserError(f"the solver found no solution within {SOLVE_TIMEOUT:g} s")
+            return solve_clipped(reading.raw, SOLVE_TIMEOUT)
         notes = []
         used = getattr(reading.raw, "template_set", None)
         if used is not None and used != getattr(self._templates(), "name", None):
             notes.append(f"clues read with the calibrated templates {used}")
-        if result.verdict is Verdict.MULTIPLE:
-            many = f"at least {SOLUTIONS}" if len(result.solutions) >= SOLUTIONS else str(
-                len(result.solutions))
-            notes.append(f"the clues allow {many} solutions; playing one of them, and the "
-                         "others in turn while the game gives no sign")
-        return Solved(result.solutions[0], "; ".join(notes), tuple(result.solutions[1:]))
+        return solve_read(reading.puzzle, reading.grid, notes)
 
     # -- learning ---------------------------------------------------------
     def experiment(self, reading: Reading, solution: np.ndarray
@@ -512,9 +489,4 @@ def make_game(*, templates: str | None = None, profile: str | None = None,
     rules = None
     if path is not None and not relearn and path.exists():
         rules = load_rules(path)  # a file named that does not exist yet gets what is learned
-    if window is not None and any("pattern" in c.lower() for c in window.wm_class):
-        # Pattern's clipped clues and templates (its rules are learned like any game's).
-        from autoplayer.games.nonogram.pattern.game import PatternGame
-
-        return PatternGame(templates, rules=rules, profile=path, window=key)
     return NonogramGame(templates, rules=rules, profile=path, window=key)

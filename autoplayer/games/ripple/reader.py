@@ -36,7 +36,7 @@ from autoplayer.games.ripple.board import (
 from autoplayer.games.ripple.model import EMPTY, Puzzle
 from autoplayer.geometry import Rect, astuple
 from autoplayer.vision import scanline
-from autoplayer.vision.clues import Glyph
+from autoplayer.vision.glyphs import Glyph
 from autoplayer.vision.numbers import ClueNumber, DigitReading, read_digit
 from autoplayer.vision.templates import TemplateSet
 

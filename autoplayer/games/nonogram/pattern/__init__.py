@@ -1,8 +1,9 @@
-"""Simon Tatham's Pattern (Debian `sgt-pattern`), read from the screen and played.
+"""Simon Tatham's Pattern (Debian `sgt-pattern`) run for tests and benchmarks (`session`).
 
-Pattern is a nonogram read by the shared reader (`autoplayer.games.nonogram.reader`,
-opted in to clues clipped at the window's edge) behind the shared `NonogramGame`;
-what is its own lives here: solving from clipped clues' visible tails and its
-default digit templates (`game`), how it counts a puzzle finished (`completion`),
-and running the real game for tests and benchmarks (`session`).
+Nothing here decides how the bot plays: Pattern's window gets the one nonogram
+back-end (`autoplayer.games.nonogram.game`), and what its pictures need (clues cut by
+the window's edge, read as unknown tails and solved by `clipped`; its calibrated digit
+templates, tried in turn with every other set) comes from what the picture shows.
+`session` starts the real game on an X display and watches for its completion flash,
+so tests can judge the bot by the game's own word.
 """

@@ -80,7 +80,7 @@ class PatternProcess:
 
     def wait_drawn(self, timeout: float = 10.0) -> None:
         """Until the window shows a board (GTK maps it before the first draw)."""
-        from autoplayer.vision.grid import find_grid
+        from autoplayer.vision.lattice import find_grid
 
         deadline = time.monotonic() + timeout
         while True:
@@ -141,13 +141,13 @@ class FlashWatch:
         self.error: BaseException | None = None
 
     def start(self) -> FlashWatch:
+        from autoplayer.games.nonogram.game import NonogramGame
         from autoplayer.games.nonogram.model import UNKNOWN
-        from autoplayer.games.nonogram.pattern.game import PatternGame
         from autoplayer.screen.capture import Frame
         from autoplayer.vision.image import luminance
 
         pixels = self.game.grab()
-        read = PatternGame().read(Frame(pixels))
+        read = NonogramGame().read(Frame(pixels))
         undecided = read.shown == UNKNOWN
         if not undecided.any() or read.layout.ink_level is None:
             raise UserError("the flash watch needs a board with undecided cells and clues")

@@ -1,0 +1,102 @@
+"""Digit glyphs: the ink of one digit, and blobs of touching digits cut into glyphs.
+
+Strips of clue ink are cut into blobs (runs of ink along the strip); a blob may
+hold several digits that touch (a bold font, a small one), which
+`split_touching` cuts apart where the ink is least connected. Every reader of
+digits (nonogram clues, a sliding puzzle's tiles, Ripple Effect's givens) passes
+`Glyph`s to the digit recognisers.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from autoplayer.geometry import Rect
+from autoplayer.vision.image import trim
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """One digit's ink: its box in the image and its trimmed bitmap."""
+
+    box: Rect
+    mask: np.ndarray
+
+
+@dataclass(frozen=True)
+class Blob:
+    """A run of ink along a strip: one digit, or several that touch."""
+
+    box: Rect
+    mask: np.ndarray
+
+
+def split_touching(blob: Blob, digit_height: float, digit_width: float | None = None
+                   ) -> list[Glyph]:
+    """Cut a blob into digits where it is too wide for one.
+
+    It is cut into as many digits as the band's typical digit width (when known) says, each
+    cut where the ink on either side is least connected: between two columns whose
+    ink does not touch (even diagonally) if there is such a place near where the cut
+    should fall, else at the thinnest columns.
+    """
+    mask = blob.mask
+    h, w = mask.shape
+    widest_digit = 1.1 * max(h, digit_height)
+    if w <= widest_digit or w < 4:
+        return [Glyph(blob.box, mask)]
+    apart = _apart_columns(mask)
+    if apart:
+        # Digits a pixel apart touching only corner to corner (a 1's foot and a 0's bowl
+        # in a bold font): shapes whose columns do not overlap are digits of their own.
+        glyphs = []
+        for a, b in itertools.pairwise([0, *apart, w]):
+            part, dy, dx = trim(mask[:, a:b])
+            if part.size:
+                piece = Blob(Rect(blob.box.x + a + dx, blob.box.y + dy, part.shape[1],
+                                  part.shape[0]), part)
+                glyphs += split_touching(piece, digit_height, digit_width)
+        return glyphs
+    typical = digit_width if digit_width else 0.62 * max(h, digit_height)
+    parts = min(3, max(2, int(w / typical + 0.5)))
+    column_ink = mask.sum(axis=0).astype(float)
+    # links[b]: ink pixels of column b - 1 touching ink of column b (8-connected).
+    padded = np.pad(mask, ((1, 1), (0, 0)))
+    near = padded[:-2, 1:] | padded[1:-1, 1:] | padded[2:, 1:]
+    links = np.concatenate(([0], (mask[:, :-1] & near).sum(axis=0)))
+    cuts = []
+    for k in range(1, parts):
+        centre = w * k / parts
+        lo, hi = int(centre - w / (3 * parts)), int(centre + w / (3 * parts)) + 1
+        lo, hi = max(1, lo), min(w - 1, hi)
+        if hi <= lo:
+            return [Glyph(blob.box, mask)]
+        cuts.append(min(range(lo, hi), key=lambda b: (links[b], column_ink[b - 1] + column_ink[b],
+                                                      abs(b - centre))))
+    glyphs = []
+    edges = [0, *cuts, w]
+    for a, b in itertools.pairwise(edges):
+        part, dy, dx = trim(mask[:, a:b])
+        if part.size == 0:
+            continue
+        glyphs.append(Glyph(Rect(blob.box.x + a + dx, blob.box.y + dy, part.shape[1],
+                                 part.shape[0]), part))
+    return glyphs
+
+
+def _apart_columns(mask: np.ndarray) -> list[int]:
+    """Columns where the mask's 4-connected shapes part without sharing a column."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=4)
+    spans = sorted((int(s[cv2.CC_STAT_LEFT]), int(s[cv2.CC_STAT_LEFT] + s[cv2.CC_STAT_WIDTH]))
+                   for s in stats[1:n] if s[cv2.CC_STAT_AREA] >= 2)
+    merged: list[list[int]] = []
+    for a, b in spans:
+        if merged and a < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return [m[0] for m in merged[1:]]

@@ -1,0 +1,70 @@
+"""Flat, near-square patches of a picture: the candidates for a board's cells.
+
+An edge map (any colour step between neighbouring pixels) cuts the picture
+into patches; those of cell size and near-square shape are what a lattice of
+cells is looked for among (`autoplayer.vision.lattice`).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+EDGE_STEP = 12
+"""A colour step (0..255, any channel) that separates two patches; flat fills and gradients
+step by far less, grid lines by far more."""
+MIN_CELL = 7
+MAX_CELL = 160
+
+
+def edge_map(image: np.ndarray) -> np.ndarray:
+    """255 where a pixel differs from a 4-neighbour by more than EDGE_STEP in some channel."""
+    img = np.ascontiguousarray(image if image.ndim == 3 else image[..., None])
+    channels = cv2.split(img[..., :3] if img.shape[2] > 3 else img)
+    h, w = img.shape[:2]
+    dx = np.zeros((h, w - 1), np.uint8)
+    dy = np.zeros((h - 1, w), np.uint8)
+    for c in channels:
+        cv2.max(dx, cv2.absdiff(c[:, 1:], c[:, :-1]), dst=dx)
+        cv2.max(dy, cv2.absdiff(c[1:, :], c[:-1, :]), dst=dy)
+    _, dx = cv2.threshold(dx, EDGE_STEP, 255, cv2.THRESH_BINARY)
+    _, dy = cv2.threshold(dy, EDGE_STEP, 255, cv2.THRESH_BINARY)
+    edges = np.zeros((h, w), np.uint8)
+    cv2.bitwise_or(edges[:, :-1], dx, dst=edges[:, :-1])
+    cv2.bitwise_or(edges[:, 1:], dx, dst=edges[:, 1:])
+    cv2.bitwise_or(edges[:-1, :], dy, dst=edges[:-1, :])
+    cv2.bitwise_or(edges[1:, :], dy, dst=edges[1:, :])
+    return edges
+
+
+def square_patches(image: np.ndarray, content: bool = False) -> np.ndarray:
+    """Bounding boxes (x, y, w, h) of flat, filled, near-square patches.
+
+    With `content`, a patch may hold big glyphs (a sliding puzzle's tile
+    numbers take a quarter of it): it counts when its outline is closed.
+    """
+    flat = cv2.bitwise_not(edge_map(image))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(flat, connectivity=4)
+    _, _, w, h, area = stats.T
+    side = np.maximum(w, h)
+    shaped = (
+        (w >= MIN_CELL) & (h >= MIN_CELL) & (side <= MAX_CELL)
+        & (np.abs(w - h) <= np.maximum(2, side * 0.15))
+    )
+    keep = shaped & (area >= 0.8 * w * h)
+    if content:
+        for i in np.flatnonzero(shaped & ~keep & (area >= 0.5 * w * h)):
+            keep[i] = _outline_share(labels, i, stats[i]) >= CLOSED_OUTLINE
+    return stats[keep, :4]
+
+
+CLOSED_OUTLINE = 0.75
+"""Share of its bounding box's border a patch with content must cover (rounded corners lose
+some; an L-shaped or open region far more)."""
+
+
+def _outline_share(labels: np.ndarray, i: int, stat: np.ndarray) -> float:
+    x, y, w, h = (int(v) for v in stat[:4])
+    box = labels[y:y + h, x:x + w] == i
+    border = np.concatenate([box[0], box[-1], box[1:-1, 0], box[1:-1, -1]])
+    return float(border.mean()) if border.size else 0.0

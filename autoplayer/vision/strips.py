@@ -1,0 +1,260 @@
+"""One line's clue strip cut into ink blobs: rules, frame pieces, seams and specks dropped.
+
+A strip runs from the far side of its clue band to the board, over one line's
+span (see `autoplayer.vision.clues`). Ink is kept only where it reaches the
+board without a long blank gap (the band's far side may hold labels and
+buttons), thresholded against the strip's own strongest ink, and cleared of
+what is not a digit: lines across the whole strip (box borders, separators),
+pieces of the line between two strips, the seam between bands, the board's
+frame, and dust far smaller than the digits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from autoplayer.geometry import Rect
+from autoplayer.vision.glyphs import Blob
+from autoplayer.vision.image import runs, trim
+
+STRIP_CONTRAST = {True: 0.45, False: 0.55}
+"""Ink departs from its background by this share of its own strip's strongest ink (as well
+as by the band's share, `clues.BAND_CONTRAST`): more for light ink on a dark ground, whose
+antialiased edges spread wider in luminance (keyed by `dark` ink)."""
+BAND_END_GAP = 0.95
+"""A band ends after this many cell pitches without ink (stacked column numbers leave
+less than a pitch between them; the page above a band, a status line, may leave just
+more)."""
+
+
+@dataclass(frozen=True)
+class Strip:
+    """One line's clue area and the ink blobs found in it, in reading order."""
+
+    kind: str
+    """'row' or 'column'."""
+    index: int
+    box: Rect
+    groups: tuple[tuple[Blob, ...], ...]
+    """Ink blobs grouped by what cannot be one number apart (column strips: separated
+    vertically; row strips: one group holding every blob, split later)."""
+
+
+def ink_extent(profile: np.ndarray, pitch: float) -> int:
+    """How far from the board (index 0) the band's ink reaches before a long blank gap."""
+    limit = max(3, int(BAND_END_GAP * pitch))
+    last_ink = -1
+    for i, has_ink in enumerate(profile):
+        if has_ink:
+            last_ink = i
+        elif i - last_ink > limit:
+            break
+    return last_ink + 1
+
+
+def cut_strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.ndarray,
+              band_threshold: float, pitch: float, dark: bool = True,
+              hairline: float | None = None) -> Strip:
+    """The strip of one line (`box`, its ink `strength` and `scale` cut from the band),
+    its ink cut into blobs; `hairline`: the threshold for a hairline font."""
+    if strength.size == 0:
+        return Strip(kind, index, box, ())
+    # Keep only what reaches the board without a long blank gap (the band's far side
+    # may hold unrelated labels and buttons), then threshold against this strip's ink.
+    along = (strength > band_threshold).any(axis=0 if kind == "row" else 1)
+    reach = ink_extent(along[::-1], pitch)
+    if kind == "row":
+        x_off, y_off = box.x + strength.shape[1] - reach, box.y
+        strength = strength[:, strength.shape[1] - reach:]
+        scale = scale[:, scale.shape[1] - reach:]
+    else:
+        x_off, y_off = box.x, box.y + strength.shape[0] - reach
+        strength = strength[strength.shape[0] - reach:, :]
+        scale = scale[scale.shape[0] - reach:, :]
+    if strength.size == 0:
+        return Strip(kind, index, box, ())
+    threshold = hairline if hairline is not None else max(
+        band_threshold, STRIP_CONTRAST[dark] * float(scale.max()))
+    ink = _main_line(_drop_edge_slivers(_drop_rules(strength > threshold, kind, pitch), kind,
+                                        pitch), kind)
+    if not ink.any():
+        return Strip(kind, index, box, ())
+    if kind == "column":
+        groups = []
+        for y0, y1 in runs(ink.any(axis=1)):
+            blobs = _blobs_across(ink[y0:y1], x_off, y_off + y0)
+            if blobs:
+                groups.append(tuple(blobs))
+    else:
+        blobs = _blobs_across(ink, x_off, y_off)
+        groups = [tuple(blobs)] if blobs else []
+    groups = _drop_specks([tuple(b for b in g if not _is_rule(b, box, kind, pitch))
+                           for g in groups])
+    return Strip(kind, index, box, tuple(g for g in groups if g))
+
+
+def _is_rule(blob: Blob, strip: Rect, kind: str, pitch: float) -> bool:
+    """A piece of a line, not a digit: hair-thin across the text."""
+    w, h = blob.box.w, blob.box.h
+    thin, long = (w, h) if kind == "row" else (h, w)
+    return thin < 0.15 * long
+
+
+def _drop_edge_slivers(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
+    """Remove pieces of the line between two strips: shapes against a side of the strip
+    (within a rule's width of it), longer than wide, with nearly all their ink within
+    two rules' width of the side, and either running on to the strip's end at the
+    board or with no digit just inside them. (A bar's dark edge shows as ink only where
+    its shading deepens, so it is too short to be dropped as a line. Digits keep clear
+    of the board; one against the side is part of a number wide enough to reach it,
+    whose next digit stands close beside it; one touching the shading reaches well
+    inside.)"""
+    # Work with the sides left and right (a column strip's sides run down it).
+    m = ink if kind == "column" else ink.T
+    rule = thickest_rule(pitch)
+    w = m.shape[1]
+    if w <= 4 * rule + 2 or not (m[:, :rule + 1].any() or m[:, w - rule - 1:].any()):
+        return ink
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(m.astype(np.uint8), connectivity=8)
+    bad = []
+    for i in range(1, n):
+        x0 = int(stats[i, cv2.CC_STAT_LEFT])
+        x1 = x0 + int(stats[i, cv2.CC_STAT_WIDTH])
+        left = x0 <= rule
+        if not left and x1 < w - rule:
+            continue
+        y0, h = int(stats[i, cv2.CC_STAT_TOP]), int(stats[i, cv2.CC_STAT_HEIGHT])
+        if stats[i, cv2.CC_STAT_AREA] <= rule and (x1 <= rule + 1 if left else x0 >= w - rule - 1):
+            bad.append(i)  # a speck of shading (broken up by a texture) in the side's margin
+            continue
+        if 2 * min(x1 - x0, rule) >= h:
+            continue
+        cols = (labels[y0:y0 + h] == i).sum(axis=0)
+        side = np.arange(w)
+        near = (side <= 2 * rule) if left else (side >= w - 1 - 2 * rule)
+        if cols[~near].sum() > 0.1 * cols.sum():
+            continue
+        inside = slice(x1, x1 + rule + 2) if left else slice(max(0, x0 - rule - 2), x0)
+        beside = np.unique(labels[y0:y0 + h, inside])
+        if y0 + h < m.shape[0] - 2 and any(j not in (0, i) and stats[j, cv2.CC_STAT_HEIGHT] * 2
+                                           >= h for j in beside):
+            continue  # the next digit of a number wide enough to reach the side
+        bad.append(i)
+    if not bad:
+        return ink
+    out = m & ~np.isin(labels, bad)
+    return out if kind == "column" else out.T
+
+
+def _near(blob: Blob, strip: Strip) -> int:
+    """Distance from the blob to the board side of its strip."""
+    if strip.kind == "row":
+        return strip.box.right - blob.box.right
+    return strip.box.bottom - blob.box.bottom
+
+
+def _thin(blob: Blob, kind: str) -> int:
+    return blob.box.w if kind == "row" else blob.box.h
+
+
+def drop_frame(strips: list[Strip], pitch: float) -> list[Strip]:
+    """Remove pieces of the board's frame: thin ink closer to the board than clues ever sit.
+
+    Clue numbers keep one distance from the board in every strip; a frame line
+    (possibly broken up by stripes behind it) sits clearly closer.
+    """
+    lasts = [s.groups[-1][-1] for s in strips if s.groups]
+    solid = [_near(b, s) for s, b in zip([s for s in strips if s.groups], lasts, strict=True)
+             if _thin(b, s.kind) > max(3, 0.15 * pitch)]
+    if not solid:
+        return strips
+    usual = float(np.median(solid))
+    out = []
+    for s in strips:
+        groups = []
+        for g in s.groups:
+            kept = tuple(b for b in g if not (_thin(b, s.kind) <= max(3, 0.15 * pitch)
+                                              and _near(b, s) < usual - 0.15 * pitch))
+            if kept:
+                groups.append(kept)
+        out.append(Strip(s.kind, s.index, s.box, tuple(groups)))
+    return out
+
+
+def _blobs_across(ink: np.ndarray, x_off: int, y_off: int) -> list[Blob]:
+    out = []
+    for x0, x1 in runs(ink.any(axis=0)):
+        part, dy, _ = trim(ink[:, x0:x1])
+        out.append(Blob(Rect(x_off + x0, y_off + dy, x1 - x0, part.shape[0]), part))
+    return out
+
+
+def thickest_rule(pitch: float) -> int:
+    """The thickest line taken for a rule (a box border, a seam, the frame), not a stroke."""
+    return max(2, int(pitch * 0.12))
+
+
+def _drop_rules(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
+    """Remove box borders, separators and the board's frame: thin lines across the whole
+    strip, and anything longer along the strip than three cells."""
+    across_axis = 0 if kind == "row" else 1
+    across = ink.shape[across_axis]
+    thin = thickest_rule(pitch)
+    full = ink.sum(axis=across_axis) >= across
+    if full.any():
+        ink = ink.copy()
+        for a, b in runs(full):
+            if b - a <= thin:
+                if kind == "row":
+                    ink[:, a:b] = False
+                else:
+                    ink[a:b, :] = False
+    along_extent = max((b - a for a, b in runs(ink.any(axis=across_axis))), default=0)
+    if along_extent <= 3 * pitch:
+        return ink
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    bad = [i for i in range(1, n)
+           if max(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]) > 3 * pitch]
+    return ink & ~np.isin(labels, bad) if bad else ink
+
+
+def _main_line(ink: np.ndarray, kind: str) -> np.ndarray:
+    """Keep only the band of ink a row's numbers share across its strip.
+
+    A row's numbers all sit at one height, so their ink forms one unbroken run
+    of scanlines. Ink separated from it by a blank scanline is something else:
+    the seam between two clue bands, the tails of the neighbouring row's
+    digits. (Column strips are left alone: a two-digit number there leaves a
+    blank column between its digits.)
+    """
+    if kind != "row":
+        return ink
+    # Lines at its ends running the strip's whole height (the board's frame) would
+    # join everything up: they do not count here, and stay for `drop_frame`.
+    tall = ink.mean(axis=0) >= 0.9
+    tall[3:-3] = False
+    counts = ink[:, ~tall].sum(axis=1)
+    parts = runs(counts > 0)
+    if len(parts) < 2:
+        return ink
+    a, b = max(parts, key=lambda p: int(counts[p[0]:p[1]].sum()))
+    out = np.zeros_like(ink)
+    out[a:b] = ink[a:b]
+    return out
+
+
+def _drop_specks(groups: list[tuple[Blob, ...]]) -> list[tuple[Blob, ...]]:
+    """Forget ink far smaller than the strip's digits (antialiasing dust, pointer edges)."""
+    heights = [b.box.h for g in groups for b in g]
+    if not heights:
+        return groups
+    tallest = max(heights)
+    out = []
+    for g in groups:
+        kept = tuple(b for b in g if b.box.h >= 0.45 * tallest)
+        if kept:
+            out.append(kept)
+    return out
