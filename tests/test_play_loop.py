@@ -236,3 +236,47 @@ def test_a_parking_route_is_sent_once_the_game_has_drawn_the_input_before_it() -
     log.clear()
     hands.act([Move(25, 5), Move(40, 5)])  # nothing to wait for
     assert log == [["Move", "Move"]]
+
+
+class Page(Screen):
+    """The row of cells on a larger page: a move counter beside it that redraws on every
+    click (the game's echo of play, never an answer) and, with `answer`, a banner the
+    game shows once every cell is right."""
+
+    def __init__(self, cells: list[int], target: list[int], answer: bool) -> None:
+        super().__init__(cells)
+        self.target, self.answer = target, answer
+
+    def grab(self) -> Frame:
+        row = super().grab().pixels
+        page = np.full((60, 120, 3), 200, np.uint8)
+        page[:CELL, :row.shape[1]] = row
+        shade = (len(self.clicks) * 60) % 240
+        page[30:40, 80:100] = shade  # the move counter
+        if self.answer and self.cells == self.target:
+            page[45:60, 70:120] = 0  # "Solved!"
+        return Frame(page, ORIGIN)
+
+
+class PageGame(RowGame):
+    """The row game, reading its cells off the page's first row."""
+
+    def read(self, frame: Frame, previous: list[int] | None = None) -> list[int]:
+        return [int(frame.pixels[CELL // 2, i * CELL + CELL // 2, 0] == 0)
+                for i in range(len(self.target))]
+
+
+def test_the_games_answer_to_the_last_move_ends_the_play_and_its_echo_does_not() -> None:
+    target = [1, 1, 0, 1, 0, 1]
+    page = Page([0, 0, 0, 0, 0, 0], target, answer=True)
+    report = play(PageGame(target), page, driver_factory=factory(page, []))
+    assert page.cells == target and report.answer is not None
+    assert report.answer.where == Rect(70, 45, 50, 15)  # the banner, not the counter
+    assert any(line.startswith("solved; the game answered the last move with a change "
+                               "beside the board") for line in report.lines())
+    # The same page without the banner: the counter changes on the last click too, but it
+    # changed on every click before: no answer, the board verified cell by cell.
+    quiet = Page([0, 0, 0, 0, 0, 0], target, answer=False)
+    report = play(PageGame(target), quiet, driver_factory=factory(quiet, []))
+    assert quiet.cells == target and report.answer is None
+    assert "board verified; the game gave no sign" in report.lines()
