@@ -75,8 +75,8 @@ class Answer:
             what = "a change beside the board"
         parts = []
         if r.w and r.h:
-            parts.append(f"{self.board_share:.0%} of the board, {self.window_share:.0%} of "
-                         f"the window around it, at {box}")
+            parts.append(f"{_share(self.board_share)} of the board, "
+                         f"{_share(self.window_share)} of the window around it, at {box}")
         if not self.lasting:
             parts.append("gone again")
         if self.title:
@@ -235,6 +235,11 @@ class Watch:
         window_share = float(seen[out_free].mean()) if out_free.any() else 0.0
         return Answer(where, window_share, board_share, self.lasting, self.cover,
                       self.new_title)
+
+
+def _share(share: float) -> str:
+    """A share in whole percent, a small one said so rather than rounded to nothing."""
+    return "under 1%" if 0 < share < 0.005 else f"{share:.0%}"
 
 
 def _known(cover: Cover, before: Sequence[Cover]) -> bool:
