@@ -769,6 +769,7 @@
       sign_ms: signMs,
       events_after_sign: eventsAfterSign,
       finished,
+      board_element: surface().tagName.toLowerCase(),
       dialog: dialogPlaces(),
       sign_parts: signPlaces(),
       width: W,
