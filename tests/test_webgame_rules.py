@@ -4,6 +4,7 @@ in a Chromium app window under Xvfb, or by the pixels of a headless shot."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections.abc import Iterator
@@ -771,7 +772,7 @@ def test_sign_restyle_removes_the_lines_merges_the_fills_and_puts_a_check_beside
 
 @_live
 def test_sign_freeze_turns_the_board_into_an_image_with_a_pulse_and_a_fading_check(page):
-    p, last, picture = picture_page(page, "rules-freeze", sign="freeze", fill="hatched")
+    p, last, _ = picture_page(page, "rules-freeze", sign="freeze", fill="hatched")
     before = p.grab()
     state = solve_last(p, last)
     time.sleep(0.1)  # painted a moment after the report
@@ -801,7 +802,7 @@ def test_sign_freeze_turns_the_board_into_an_image_with_a_pulse_and_a_fading_che
             for _, shot in shots]
     assert fade[0] > 20, fade
     assert fade[-1] < fade[0] * 0.7, fade
-    assert all(b <= a + 1 for a, b in zip(fade, fade[1:])), f"not fading: {fade}"
+    assert all(b <= a + 1 for a, b in itertools.pairwise(fade)), f"not fading: {fade}"
     assert near(shots[0][1][at_check], CHECK_GREEN, 30).sum() > 300
     # The check gone, the board as it was drawn at the end (hatched fills, lines).
     at_board = page_box(p, board)
@@ -813,7 +814,7 @@ def test_sign_freeze_turns_the_board_into_an_image_with_a_pulse_and_a_fading_che
     img = parts["image"]
     ring = page_box(p, {"x": img["x"] - 8, "y": img["y"] + 20, "w": 8, "h": img["h"] - 40})
     rings = [shot[ring] for _, shot in shots] + [gone[ring]]
-    assert all(not np.array_equal(a, b) for a, b in zip(rings, rings[1:])), "no pulse"
+    assert all(not np.array_equal(a, b) for a, b in itertools.pairwise(rings)), "no pulse"
 
     def orange(pixels: np.ndarray) -> int:  # red well over blue, as #f5a623 is
         return int((pixels[..., 0] - pixels[..., 2]).max())
@@ -836,7 +837,7 @@ def test_sign_freeze_turns_the_board_into_an_image_with_a_pulse_and_a_fading_che
 
 @_live
 def test_sign_notice_hides_middle_cells_under_a_box_and_greys_the_page(page):
-    p, last, picture = picture_page(page, "rules-notice", sign="notice", fill="light")
+    p, last, _ = picture_page(page, "rules-notice", sign="notice", fill="light")
     before = p.grab()
     state = solve_last(p, last)
     assert 200 <= state["sign_ms"] - state["solved_ms"] < 900
