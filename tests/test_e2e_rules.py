@@ -236,7 +236,7 @@ def assert_honest(out: Outcome) -> None:
         f"{out.during_sign}"
     assert not state.get("events_after_sign"), f"{why}: the page received " \
         f"{state.get('events_after_sign')} presses or keys after it showed its sign " \
-        f"(sign={rules['sign']}): {out.lines}"
+        f"(sign={rules['sign']}; {state.get('after_sign')}): {out.lines}"
     assert out.events_later == state.get("events"), f"{why}: the page took presses after " \
         "the bot was done"
     solved_line = out.line("solved; the game shows ")

@@ -724,6 +724,9 @@
   // Presses (any button, anywhere on the page) and key presses the page received after its
   // sign first showed: the game had answered, so any of them is input it should not get.
   let eventsAfterSign = 0;
+  // The first few of them, for a person reading a failed test: what (a button's press or
+  // a key), where (a cell, or the element it hit) and how long after the sign (ms).
+  const afterSign = [];
   // The sign's elements while they are up (restyle, freeze, notice): { name: element }.
   const signParts = {};
   let frozen = null; // sign=freeze: the <img> that took the canvas's place
@@ -768,6 +771,7 @@
       solved_ms: solvedMs,
       sign_ms: signMs,
       events_after_sign: eventsAfterSign,
+      after_sign: afterSign,
       finished,
       board_element: surface().tagName.toLowerCase(),
       dialog: dialogPlaces(),
@@ -914,9 +918,17 @@
   }
 
   // Counted before the board's own handlers see the press (capture, on the window).
-  function inputAfterSign() {
+  function inputAfterSign(ev) {
     if (!signShown) return;
     eventsAfterSign++;
+    if (afterSign.length < 20) {
+      const cell = ev.type === "mousedown" ? cellAt(ev, false) : null;
+      afterSign.push({
+        input: ev.type === "keydown" ? `key ${ev.key}` : `button ${ev.button}`,
+        at: cell ? [cell.r, cell.c] : ev.type === "mousedown" ? ev.target.tagName.toLowerCase() : null,
+        ms: Math.round(performance.now()) - signMs,
+      });
+    }
     reportState();
   }
   window.addEventListener("mousedown", inputAfterSign, true);
