@@ -902,7 +902,15 @@ def test_events_after_sign_counts_every_press_and_key_once_the_sign_showed(page,
           "click", str(LEFT), "sleep", "0.05", "key", "space", "sleep", "0.05", "key", "x")
     state = p.wait(lambda st: st["events_after_sign"] >= 5, "five inputs after the sign")
     time.sleep(0.3)
-    assert p.quiet()["events_after_sign"] == 5
+    state = p.quiet()
+    assert state["events_after_sign"] == 5
+    # What they were, where, and when: listed for a person reading a failed play.
+    assert [a["input"] for a in state["after_sign"]] == [
+        "button 0", "button 2", "button 0", "key  ", "key x"]
+    at = [a["at"] for a in state["after_sign"]]
+    assert at[:2] == [[2, 1], [2, 1]] and at[3:] == [None, None]
+    assert at[2] == ("div" if sign == "dialog" else "main"), "off the board: the element hit"
+    assert all(a["ms"] > 100 for a in state["after_sign"])
 
 
 @_live
