@@ -328,6 +328,27 @@ def test_random_rule_sets_and_looks_are_solved_honestly(xserver: Xvfb, game_serv
     assert_solved(play_once(xserver, game_server, size=size, seed=seed, why=why, **params))
 
 
+KNOWN_DRAWS: dict[str, tuple[int, int, dict[str, Any]]] = {
+    # A clean clone's `make test` failed on it (issue 21): the page solved and dimmed, the
+    # bot said "after 1 batches 11 of 25 cells still differ". The seed drew it before
+    # RULE_CHOICES grew (fill=hatched, highlight=clues, sign=restyle/freeze/notice); it
+    # draws another game now, so the draw is kept here as it was.
+    "AUTOPLAYER_SEED=491818805 draw 3": (5, 246887, dict(
+        fill="light", mark="image", highlight="cell", buttons="cycle", drag="ends",
+        rule="runs", sign="dim", skin="mono", theme="dark", cell=24, rows="left",
+        columns="top", fives="0")),
+}
+"""Random draws that once failed, replayed every run."""
+
+
+@pytest.mark.parametrize("name", list(KNOWN_DRAWS))
+def test_draws_that_failed_once_are_solved_honestly(xserver: Xvfb, game_server: Any,
+                                                    name: str) -> None:
+    size, seed, params = KNOWN_DRAWS[name]
+    why = f"{name}: {size}x{size} seed {seed} {params}"
+    assert_solved(play_once(xserver, game_server, size=size, seed=seed, why=why, **params))
+
+
 # --- 2. every behaviour, every run -------------------------------------------------------
 
 def long_run_seed(size: int, length: int = 5, start: int = 1) -> int:
@@ -378,8 +399,6 @@ FIXED: dict[str, dict[str, Any]] = {
     "sign-notice": dict(sign="notice", fill="light"),
     "sign-alert-hatched": dict(sign="alert", fill="hatched", highlight="clues"),
     "sign-alert-image": dict(sign="alert", fill="image"),
-    "sign-dim-dark-light": dict(sign="dim", skin="mono", theme="dark", fill="light",
-                                mark="image"),
     "highlight-clues": dict(highlight="clues", sign="dim"),
 }
 """One play per behaviour (the rest of each rule set at the page's defaults)."""
