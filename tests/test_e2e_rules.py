@@ -4,12 +4,15 @@ plays it, in real Chromium under Xvfb with real pynput input.
 The verdicts are the game's own: the page judges its board (solved, whether its sign
 showed, every mouse press it took) and reports to its server, which the tests ask.
 Every play, whatever its rules, must be *honest*: exit 0 only on a board the page calls
-solved; "solved; the game answered ... with ..." on a page that said solved
-(its dialog, alert, dim or status line); "board verified; the game gave no sign" only on a
-page that has no sign beyond its status line;
-never an input while the page's dialog or alert is up; any exit 1 a one-line
-"stopped: ..." reason, and never on a page that says solved. On top of that the bot
-must *solve* every rule set the page offers.
+solved; "solved; the game answered ... with ..." on a page that said solved (its dialog,
+alert, dim, restyled or frozen board, notice, or only its "Solved!" status line); "board
+verified; the game gave no sign" only on a page that has no sign beyond its status line;
+never an input while the page's dialog or alert is up, nor any press or key after the
+page showed its sign (the page counts them: `events_after_sign`; with sign=none its sign is
+the "Solved!" status line, shown at once); any exit 1 a one-line "stopped: ..." reason,
+and never on a page that says solved. On top of that the bot must *solve* every rule set
+the page offers. `dishonest` names what was dishonest about a play, by kind (the soak
+bench, bench/bench_honesty.py, counts them over many draws).
 
 1. Random draws: rule sets (`rulesets.random_rules`) with random looks (skin, theme,
    cell size, which side the clues stand on, thick 5-lines) and sizes 5..15, drawn
@@ -193,7 +196,8 @@ def play_page(xserver: Xvfb, page: Any, params: dict[str, Any], why: str = "",
     later = (page.state() or {}).get("events")
     rules = page_rules(params)
     print(f"{why or params}: exit {code}; page solved={state.get('solved')} "
-          f"sign_shown={state.get('sign_shown')} events={state.get('events')}")
+          f"sign_shown={state.get('sign_shown')} events={state.get('events')} "
+          f"after sign={state.get('events_after_sign')}")
     for line in lines:
         print("   ", line)
     return Outcome(rules, code, lines, state, report, error, during_sign, sent, later,
@@ -214,6 +218,9 @@ def assert_honest(out: Outcome) -> None:
     assert out.code in (0, 1, 4), f"{why}: exit {out.code}: {out.lines}"
     assert not out.during_sign, f"{why}: input sent while the page's sign was up: " \
         f"{out.during_sign}"
+    assert not state.get("events_after_sign"), f"{why}: the page received " \
+        f"{state.get('events_after_sign')} presses or keys after it showed its sign " \
+        f"(sign={rules['sign']}; {state.get('after_sign')}): {out.lines}"
     assert out.events_later == state.get("events"), f"{why}: the page took presses after " \
         "the bot was done"
     solved_line = out.line(ANSWERED)
@@ -235,6 +242,26 @@ def assert_honest(out: Outcome) -> None:
             "saw no answer"
     if rules["rule"] == "marks" and state.get("solved"):
         assert -1 not in np.array(state["grid"]), f"{why}: solved with undecided cells"
+
+
+DISHONEST = ("exit 0 on an unsolved page", "exit 1 on a solved page",
+             "input after the page showed its sign")
+"""The kinds of dishonest ending `dishonest` tells apart."""
+
+
+def dishonest(out: Outcome) -> list[str]:
+    """What was dishonest about a play, by kind (DISHONEST), judged by the page's own
+    record; empty for an honest one (exit 0 on a page that says solved, or a non-zero exit
+    on one that does not). A crash (no exit code of the bot's) counts as non-zero."""
+    solved = out.state.get("solved") is True
+    kinds = []
+    if out.code == 0 and not solved:
+        kinds.append(DISHONEST[0])
+    if out.code != 0 and solved:
+        kinds.append(DISHONEST[1])
+    if out.state.get("events_after_sign") or out.during_sign:
+        kinds.append(DISHONEST[2])
+    return kinds
 
 
 def assert_solved(out: Outcome) -> None:
@@ -259,14 +286,43 @@ def random_look(rng: random.Random) -> dict[str, Any]:
             "fives": rng.choice(("1", "0"))}
 
 
+def random_draw(run_seed: int, draw: int, largest: int = 15
+                ) -> tuple[int, int, dict[str, Any]]:
+    """Draw `draw` of run `run_seed`: a size (5..largest), a puzzle seed, and the page's
+    parameters (a random rule set and look); the same three for the same arguments."""
+    rng = random.Random(f"{run_seed}:{draw}")
+    params = {**random_rules(rng), **random_look(rng)}
+    size, seed = rng.randint(5, largest), rng.randrange(1 << 20)
+    return size, seed, params
+
+
 @pytest.mark.parametrize("draw", range(DRAWS))
 def test_random_rule_sets_and_looks_are_solved_honestly(xserver: Xvfb, game_server: Any,
                                                         draw: int) -> None:
-    rng = random.Random(f"{RUN_SEED}:{draw}")
-    params = {**random_rules(rng), **random_look(rng)}
-    size, seed = rng.randint(5, 15), rng.randrange(1 << 20)
+    size, seed, params = random_draw(RUN_SEED, draw)
     why = f"AUTOPLAYER_SEED={RUN_SEED} draw {draw}: {size}x{size} seed {seed} {params}"
     print(why)
+    assert_solved(play_once(xserver, game_server, size=size, seed=seed, why=why, **params))
+
+
+KNOWN_DRAWS: dict[str, tuple[int, int, dict[str, Any]]] = {
+    # A clean clone's `make test` failed on it (issue 21): the page solved and dimmed, the
+    # bot said "after 1 batches 11 of 25 cells still differ". The seed drew it before
+    # RULE_CHOICES grew (fill=hatched, highlight=clues, sign=restyle/freeze/notice); it
+    # draws another game now, so the draw is kept here as it was.
+    "AUTOPLAYER_SEED=491818805 draw 3": (5, 246887, dict(
+        fill="light", mark="image", highlight="cell", buttons="cycle", drag="ends",
+        rule="runs", sign="dim", skin="mono", theme="dark", cell=24, rows="left",
+        columns="top", fives="0")),
+}
+"""Random draws that once failed, replayed every run."""
+
+
+@pytest.mark.parametrize("name", list(KNOWN_DRAWS))
+def test_draws_that_failed_once_are_solved_honestly(xserver: Xvfb, game_server: Any,
+                                                    name: str) -> None:
+    size, seed, params = KNOWN_DRAWS[name]
+    why = f"{name}: {size}x{size} seed {seed} {params}"
     assert_solved(play_once(xserver, game_server, size=size, seed=seed, why=why, **params))
 
 
@@ -314,6 +370,13 @@ FIXED: dict[str, dict[str, Any]] = {
                             columns="bottom", cell=32),
     "sign-after-marks": dict(rule="marks", sign="dialog"),
     "no-sign": dict(sign="none"),
+    # What third-party games did when the last cell went in (issue 21).
+    "sign-restyle": dict(sign="restyle"),
+    "sign-freeze": dict(sign="freeze"),
+    "sign-notice": dict(sign="notice", fill="light"),
+    "sign-alert-hatched": dict(sign="alert", fill="hatched", highlight="clues"),
+    "sign-alert-image": dict(sign="alert", fill="image"),
+    "highlight-clues": dict(highlight="clues", sign="dim"),
 }
 """One play per behaviour (the rest of each rule set at the page's defaults)."""
 

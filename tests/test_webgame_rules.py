@@ -4,6 +4,7 @@ in a Chromium app window under Xvfb, or by the pixels of a headless shot."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections.abc import Iterator
@@ -43,9 +44,9 @@ def test_defaults_are_todays_game_and_every_choice_is_accepted():
 
 
 @pytest.mark.parametrize(("query", "message"), [
-    ({"fill": "dark"}, "fill='dark'; choices: skin, light, image"),
+    ({"fill": "dark"}, "fill='dark'; choices: skin, light, image, hatched"),
     ({"buttons": "Toggle"}, "buttons='Toggle'; choices: toggle, set, cycle, cycle2, lock"),
-    ({"sign": ""}, "sign=''; choices: none, dialog, alert, dim"),
+    ({"sign": ""}, "sign=''; choices: none, dialog, alert, dim, restyle, freeze, notice"),
     ({"mark": "none", "rule": "marks"}, "rule=marks needs marks, but mark=none has none"),
     ({"mark": "none", "buttons": "lock"}, "buttons=lock needs marks, but mark=none has none"),
     ({"mark": "none", "buttons": "cycle2"}, "buttons=cycle2 needs marks, but mark=none has none"),
@@ -68,6 +69,23 @@ def test_a_page_url_with_a_bad_rule_is_refused_and_a_good_one_reaches_the_page()
         config = server.config("rules-cfg")
         assert config is not None
         assert config["rules"] == {**DEFAULT_RULES, "buttons": "lock", "sign": "alert"}
+
+
+@pytest.mark.parametrize("fill", ["hatched", "image"])
+def test_an_alert_over_hatched_or_image_fills_is_a_rule_set(fill):
+    assert nonogram.rule_options({"sign": "alert", "fill": fill}) == {
+        **DEFAULT_RULES, "sign": "alert", "fill": fill}
+
+
+def test_every_new_sign_mixes_with_every_other_choice():
+    """restyle, freeze and notice draw over whatever the board is: nothing refuses them."""
+    for sign in ("restyle", "freeze", "notice"):
+        for key, choices in nonogram.RULE_CHOICES.items():
+            if key == "sign":
+                continue
+            for value in choices:
+                rules = {**DEFAULT_RULES, "sign": sign, key: value}
+                assert nonogram.rules_conflict(rules) is None, rules
 
 
 def test_random_rules_are_valid_and_cover_every_choice():
@@ -200,6 +218,32 @@ def test_fill_and_mark_pictures(game_server):
     assert np.array_equal(cell_patch(image, lay, 1, 3), cell_patch(plain, lay, 1, 3))
 
 
+HATCH_DARK, HATCH_PALE = rgb("#2f5fb3"), rgb("#bfd5f3")
+
+
+@needs_chromium
+def test_fill_hatched_is_blue_stripes_running_on_from_cell_to_cell(game_server):
+    image, lay = shoot(game_server, "look-hatched", size=(5, 5), seed=2, skin="sans",
+                       cell=30, grid=STARTED, fill="hatched")
+    plain, _ = shoot(game_server, "look-hatched-plain", size=(5, 5), seed=2, skin="sans",
+                     cell=30, grid=STARTED)
+    canvas = lay["canvas"]
+    for c in (1, 4):  # the two filled cells of row 1, three cells apart
+        cell = cell_patch(image, lay, 1, c)
+        dark = np.abs(cell - HATCH_DARK).sum(axis=2) <= 9
+        pale = np.abs(cell - HATCH_PALE).sum(axis=2) <= 9
+        assert (dark | pale).all(), "only the two blues"
+        assert 0.3 < dark.mean() < 0.45, dark.mean()  # 3 px of every 8
+        # Diagonal stripes in the canvas's own frame: dark where (x + y) mod 8 < 3, the
+        # same phase in both cells (one pattern under the whole board).
+        x0 = round(lay["xs"][c]) + 1 - round(canvas["x"])
+        y0 = round(lay["ys"][1]) + 1 - round(canvas["y"])
+        ys, xs = np.mgrid[0:cell.shape[0], 0:cell.shape[1]]
+        assert np.array_equal(dark, (xs + x0 + ys + y0) % 8 < 3)
+    assert np.array_equal(cell_patch(image, lay, 1, 2), cell_patch(plain, lay, 1, 2)), \
+        "marks as the skin draws them"
+
+
 @needs_chromium
 @pytest.mark.parametrize("highlight", nonogram.RULE_CHOICES["highlight"])
 def test_highlight_lights_lines_one_cell_or_nothing(game_server, highlight):
@@ -211,16 +255,29 @@ def test_highlight_lights_lines_one_cell_or_nothing(game_server, highlight):
     y = lay["ys"][3] + lay["pitch"] // 2
     strip = image[y, area["x"] + 2:area["x"] + area["w"] - 4]
     clue_lit = (np.abs(strip - tint).sum(axis=1) < 30).mean()
+    area = lay["columnClueArea"]
+    x = lay["xs"][5] + lay["pitch"] // 2
+    strip = image[area["y"] + 2:area["y"] + area["h"] - 4, x]
+    column_lit = (np.abs(strip - tint).sum(axis=1) < 30).mean()
+    other = image[area["y"] + 2:area["y"] + area["h"] - 4, x - lay["pitch"]]
+    assert (np.abs(other - tint).sum(axis=1) < 30).mean() == 0.0, "another column's clues"
     changed = [[not np.array_equal(cell_patch(image, lay, r, c), cell_patch(still, lay, r, c))
                 for c in range(8)] for r in range(8)]
     lit = {(r, c) for r in range(8) for c in range(8) if changed[r][c]}
     if highlight == "lines":
-        assert clue_lit > 0.3
+        assert clue_lit > 0.3 and column_lit > 0.3
         assert lit == {(3, c) for c in range(8)} | {(r, 5) for r in range(8)}
+    elif highlight == "clues":  # the row's and the column's clues, no grid cell
+        assert clue_lit > 0.3 and column_lit > 0.3
+        assert lit == set()
+        board = lay["board"]
+        inside = (slice(board["y"], board["y"] + board["h"]),
+                  slice(board["x"], board["x"] + board["w"]))
+        assert np.array_equal(image[inside], still[inside]), "the grid is drawn as without hover"
     elif highlight == "cell":
-        assert clue_lit == 0.0 and lit == {(3, 5)}
+        assert clue_lit == 0.0 and column_lit == 0.0 and lit == {(3, 5)}
     else:
-        assert clue_lit == 0.0 and lit == set()
+        assert clue_lit == 0.0 and column_lit == 0.0 and lit == set()
         assert np.array_equal(image, still)
 
 
@@ -247,9 +304,10 @@ def test_a_solved_board_is_dimmed_only_by_sign_dim(game_server, sign):
 
 
 @needs_chromium
-@pytest.mark.parametrize("sign", ["dialog", "alert"])
+@pytest.mark.parametrize("sign", ["dialog", "alert", "restyle", "freeze", "notice"])
 def test_a_page_opened_solved_raises_no_dialog_or_alert(game_server, sign):
-    """Signs answer play: a shot of a solved board (grid=) must not hang on an alert."""
+    """Signs answer play: a shot of a solved board (grid=) must not hang on an alert, nor
+    show a board restyled, frozen or under a notice."""
     puzzle = puzzle_from_grid(np.eye(3, dtype=np.int8), title="Diagonal")
     solved_grid = np.where(np.eye(3) == 1, FILLED, UNKNOWN).astype(np.int8)
     shoot(game_server, f"opened-{sign}", puzzle=puzzle, grid=solved_grid, sign=sign)
@@ -257,6 +315,8 @@ def test_a_page_opened_solved_raises_no_dialog_or_alert(game_server, sign):
     state = game_server.state(f"opened-{sign}")
     assert state is not None and state["solved"] is True
     assert (state["sign_shown"], state["sign_open"], state["dialog"]) == (False, False, None)
+    assert (state["sign_parts"], state["finished"], state["board_element"]) == (None, False,
+                                                                             "canvas")
 
 
 # --- input: real presses in a live window ---------------------------------------------
@@ -611,3 +671,269 @@ def test_sign_alert_reports_before_the_alert_blocks_the_page(page):
     assert state["solved"] is True and state["grid"][2][2] == UNKNOWN
     state = p.click(2, 2)
     assert state["grid"][2][2] == FILLED and state["events"] == 2
+
+
+# --- signs that change the page: restyle, freeze, notice; input after a sign -------------
+
+def picture_page(page: Any, session: str, **params: Any) -> tuple[Page, tuple[int, int],
+                                                                     np.ndarray]:
+    """A 10x10 picture with runs across and down, started with all but one of its cells
+    filled (`grid=`): the page, the last cell (one left press solves it), the picture."""
+    picture = (np.random.default_rng(5).random((10, 10)) < 0.55).astype(np.int8)
+    last = (9, int(np.flatnonzero(picture[9])[-1]))
+    started = np.where(picture == 1, FILLED, UNKNOWN).astype(np.int8)
+    started[last] = UNKNOWN
+    p = page(puzzle=puzzle_from_grid(picture, title="Picture"), grid=started,
+             session=session, **params)
+    time.sleep(0.5)  # the page has reported its board; the window paints it a moment later
+    return p, last, picture
+
+
+def solve_last(p: Page, last: tuple[int, int]) -> dict:
+    """Presses the last cell; the report once the page says its sign showed."""
+    p.xdo("mousemove", *p.at(*last), "sleep", "0.03", "click", str(LEFT))
+    state = p.wait(lambda st: st["sign_shown"], "its sign")
+    assert state["solved"] is True and state["events"] == 1
+    return state
+
+
+def page_box(p: Page, rect: dict) -> tuple[slice, slice]:
+    """A rectangle in page pixels as index slices of a screen grab."""
+    ox, oy = p.origin()
+    return (slice(oy + round(rect["y"]), oy + round(rect["y"]) + round(rect["h"])),
+            slice(ox + round(rect["x"]), ox + round(rect["x"]) + round(rect["w"])))
+
+
+def near(pixels: np.ndarray, colour: np.ndarray, tolerance: int = 12) -> np.ndarray:
+    return np.abs(pixels - colour).sum(axis=-1) <= tolerance
+
+
+CHECK_GREEN = rgb("#22a33a")
+
+
+@_live
+def test_sign_restyle_removes_the_lines_merges_the_fills_and_puts_a_check_beside(page):
+    skin = nonogram.skins()["sans"]["light"]
+    cell, filled = rgb(skin["cell"]), rgb(skin["filled"])
+    p, last, picture = picture_page(page, "rules-restyle", sign="restyle")
+    before = p.grab()
+    state = solve_last(p, last)
+    assert state["sign_ms"] - state["solved_ms"] < 50, "at once with the last cell"
+    assert state["finished"] is True and state["sign_open"] is False
+    time.sleep(0.3)
+    after = p.grab()
+    board = p.layout["board"]
+    lo = (p.layout["thick"] - 1) // 2
+    frame = {"x": board["x"] - lo, "y": board["y"] - lo, "w": board["w"] + p.layout["thick"],
+             "h": board["h"] + p.layout["thick"]}
+    area = page_box(p, frame)
+    # Before: grid lines and the thick border among the cells; after: the board is only
+    # the cell colour and the fill colour (the border's pixels now the page's).
+    inner = page_box(p, board)
+    picture_only = near(after[inner], cell) | near(after[inner], filled)
+    assert picture_only.all(), f"{(~picture_only).sum()} pixels neither cell nor fill"
+    assert (near(before[inner], cell) | near(before[inner], filled)).mean() < 0.97
+    lines = near(before[area], rgb(skin["grid"])) | near(before[area], rgb(skin["border"]))
+    assert lines.sum() > 1000
+    assert not (near(after[area], rgb(skin["grid"])) | near(after[area], rgb(skin["border"]))
+                ).any(), "grid lines left"
+    # Fills merged: between two filled neighbours the line is fill, no gap.
+    ox, oy = p.origin()
+    xs = [ox + round(v) for v in p.layout["xs"]]
+    ys = [oy + round(v) for v in p.layout["ys"]]
+    pairs = 0
+    for r in range(10):
+        for c in range(10):
+            if c < 9 and picture[r, c] and picture[r, c + 1]:
+                assert near(after[ys[r] + 1:ys[r + 1], xs[c + 1]], filled).all(), (r, c)
+                pairs += 1
+            if r < 9 and picture[r, c] and picture[r + 1, c]:
+                assert near(after[ys[r + 1], xs[c] + 1:xs[c + 1]], filled).all(), (r, c)
+                pairs += 1
+    assert pairs > 20
+    # A big green check mark beside the board: outside the canvas, drawn only now.
+    check = state["sign_parts"]["check"]
+    canvas = p.layout["canvas"]
+    assert check["w"] >= 64 and check["h"] >= 64
+    assert (check["x"] >= canvas["x"] + canvas["w"] or check["x"] + check["w"] <= canvas["x"]
+            or check["y"] >= canvas["y"] + canvas["h"]), (check, canvas)
+    assert near(after[page_box(p, check)], CHECK_GREEN).sum() > 300
+    assert near(before[page_box(p, check)], CHECK_GREEN).sum() == 0
+    # The finished board takes no more input, and every press after the sign is counted.
+    p.xdo("mousemove", *p.at(0, 0), "sleep", "0.05", "click", str(LEFT), "sleep", "0.05",
+          "click", str(RIGHT))
+    state = p.wait(lambda st: st["events_after_sign"] >= 2, "two presses after the sign")
+    time.sleep(0.3)
+    state = p.quiet()
+    assert (state["events"], state["changes"], state["events_after_sign"]) == (1, 1, 2)
+    assert state["solved"] is True and state["grid"][0][0] == (FILLED if picture[0, 0]
+                                                                  else UNKNOWN)
+
+
+@_live
+def test_sign_freeze_turns_the_board_into_an_image_with_a_pulse_and_a_fading_check(page):
+    p, last, _ = picture_page(page, "rules-freeze", sign="freeze", fill="hatched")
+    before = p.grab()
+    state = solve_last(p, last)
+    time.sleep(0.1)  # painted a moment after the report
+    seen = time.monotonic()
+    assert 200 <= state["sign_ms"] - state["solved_ms"] < 700
+    assert state["finished"] is True and state["board_element"] == "img"
+    parts = state["sign_parts"]
+    canvas = p.layout["canvas"]
+    assert {k: parts["image"][k] for k in "xywh"} == {k: round(canvas[k]) for k in "xywh"}, \
+        "the image in the canvas's place"
+    check = parts["check"]
+    board = p.layout["board"]
+    # The check over the middle of the board.
+    assert abs(check["x"] + check["w"] / 2 - (board["x"] + board["w"] / 2)) <= 2
+    assert abs(check["y"] + check["h"] / 2 - (board["y"] + board["h"] / 2)) <= 2
+    # Frames over ~1.3 s: the check fades, the frame round the image keeps changing.
+    shots = []
+    while time.monotonic() - seen < 1.3:
+        shots.append((time.monotonic() - seen, p.grab()))
+        time.sleep(0.15)
+    state = p.wait(lambda st: st["sign_parts"] and "check" not in st["sign_parts"],
+                   "the check gone")
+    time.sleep(0.3)
+    gone = p.grab()
+    at_check = page_box(p, check)
+    fade = [float(np.abs(shot[at_check] - gone[at_check]).sum(axis=2).mean())
+            for _, shot in shots]
+    assert fade[0] > 20, fade
+    assert fade[-1] < fade[0] * 0.7, fade
+    assert all(b <= a + 1 for a, b in itertools.pairwise(fade)), f"not fading: {fade}"
+    assert near(shots[0][1][at_check], CHECK_GREEN, 30).sum() > 300
+    # The check gone, the board as it was drawn at the end (hatched fills, lines).
+    at_board = page_box(p, board)
+    solved_cell = p.at(*last)
+    x, y = int(solved_cell[0]), int(solved_cell[1])
+    assert near(gone[y - 5:y + 5, x - 5:x + 5], HATCH_DARK, 9).any()
+    assert np.abs(gone[at_board] - before[at_board]).sum(axis=2).astype(bool).mean() < 0.05
+    # The pulse: a ring just outside the image, orange, never the same two frames running.
+    img = parts["image"]
+    ring = page_box(p, {"x": img["x"] - 8, "y": img["y"] + 20, "w": 8, "h": img["h"] - 40})
+    rings = [shot[ring] for _, shot in shots] + [gone[ring]]
+    assert all(not np.array_equal(a, b) for a, b in itertools.pairwise(rings)), "no pulse"
+
+    def orange(pixels: np.ndarray) -> int:  # red well over blue, as #f5a623 is
+        return int((pixels[..., 0] - pixels[..., 2]).max())
+
+    assert orange(before[ring]) < 30
+    assert max(orange(r) for r in rings) > 150
+    # No more input on the image: a left press changes nothing; the right button opens the
+    # browser's own context menu (an image's); both are counted as input after the sign.
+    p.xdo("mousemove", *p.at(0, 0), "sleep", "0.05", "click", str(LEFT))
+    state = p.wait(lambda st: st["events_after_sign"] == 1, "a press after the sign")
+    time.sleep(0.3)
+    menu_before = p.grab()
+    p.xdo("click", str(RIGHT), "sleep", "0.6")
+    assert outside_canvas_changes(p, menu_before) > MENU, "no context menu on the image"
+    p.xdo("key", "Escape", "sleep", "0.4")
+    state = p.quiet()
+    assert state["events_after_sign"] == 2
+    assert (state["events"], state["changes"], state["solved"]) == (1, 1, True)
+
+
+@_live
+def test_sign_notice_hides_middle_cells_under_a_box_and_greys_the_page(page):
+    p, last, _ = picture_page(page, "rules-notice", sign="notice", fill="light")
+    before = p.grab()
+    state = solve_last(p, last)
+    assert 200 <= state["sign_ms"] - state["solved_ms"] < 900
+    assert state["finished"] is False and state["board_element"] == "canvas"
+    box = state["sign_parts"]["notice"]
+    board = p.layout["board"]
+    # Small, over the middle of the board, hiding some of its cells but not most.
+    assert abs(box["x"] + box["w"] / 2 - (board["x"] + board["w"] / 2)) <= 2
+    assert abs(box["y"] + box["h"] / 2 - (board["y"] + board["h"] / 2)) <= 2
+    xs, ys, half = p.layout["xs"], p.layout["ys"], p.layout["pitch"] / 2
+    hidden = [(r, c) for r in range(10) for c in range(10)
+              if box["x"] <= xs[c] + half < box["x"] + box["w"]
+              and box["y"] <= ys[r] + half < box["y"] + box["h"]]
+    assert 2 <= len(hidden) <= 30, hidden
+    time.sleep(0.3)
+    shot = p.grab()
+    at_box = page_box(p, box)
+    assert near(shot[at_box], rgb("#2e9d3a")).mean() > 0.3, "the box in its own colour"
+    # The rest of the window grey (no colour left) and darker; before, it had colour.
+    window = np.zeros(shot.shape[:2], dtype=bool)
+    ox, oy = p.origin()
+    window[oy:oy + p.layout["viewport"]["h"], ox:ox + p.layout["viewport"]["w"]] = True
+    window[at_box] = False
+    spread = shot.max(axis=2) - shot.min(axis=2)
+    assert (spread[window] <= 3).mean() > 0.99
+    assert ((before.max(axis=2) - before.min(axis=2))[window] > 20).sum() > 2000
+    assert shot[window].mean() < before[window].mean() - 20
+    # The cells under the box show the box, not the board.
+    r, c = hidden[len(hidden) // 2]
+    x, y = (int(v) for v in p.at(r, c))
+    assert not near(shot[y, x], rgb("#a9d3f5"), 30) and not near(shot[y, x], rgb("#ffffff"))
+    # The board still takes presses (counted after the sign); one that unsolves it takes
+    # the notice and the grey away.
+    p.click(*last)
+    state = p.quiet()
+    assert (state["events"], state["events_after_sign"], state["solved"]) == (2, 1, False)
+    assert state["sign_parts"] is None and state["sign_shown"] is True
+    time.sleep(0.3)
+    shot = p.grab()
+    assert ((shot.max(axis=2) - shot.min(axis=2))[window] > 20).sum() > 2000, "still grey"
+
+
+@_live
+@pytest.mark.parametrize("sign", ["none", "dim", "dialog"])
+def test_events_after_sign_counts_every_press_and_key_once_the_sign_showed(page, sign):
+    p = page(puzzle=one_cell_puzzle(), session=f"rules-after-{sign}", sign=sign)
+    # Before the sign: presses the game takes and ones it ignores, none counted.
+    p.click(2, 2)
+    p.click(2, 2)
+    p.xdo("mousemove", *p.at(1, 1), "click", str(MIDDLE), "key", "a", "sleep", "0.3")
+    assert p.quiet()["events_after_sign"] == 0
+    state = p.click(0, 0)
+    state = p.wait(lambda st: st["sign_shown"], "the sign")
+    assert state["solved"] is True and state["events_after_sign"] == 0, \
+        "the solving press is no press after the sign"
+    time.sleep(0.2)
+    # After it: on the board (or on the dialog's layer over it), off it, keys.
+    canvas = p.layout["canvas"]
+    p.xdo("mousemove", *p.at(2, 1), "sleep", "0.05", "click", str(LEFT), "sleep", "0.05",
+          "click", str(RIGHT), "sleep", "0.05", "mousemove",
+          *p.point(canvas["x"] + canvas["w"] + 40, canvas["y"] + 5), "sleep", "0.05",
+          "click", str(LEFT), "sleep", "0.05", "key", "space", "sleep", "0.05", "key", "x")
+    state = p.wait(lambda st: st["events_after_sign"] >= 5, "five inputs after the sign")
+    time.sleep(0.3)
+    state = p.quiet()
+    assert state["events_after_sign"] == 5
+    # What they were, where, and when: listed for a person reading a failed play.
+    assert [a["input"] for a in state["after_sign"]] == [
+        "button 0", "button 2", "button 0", "key  ", "key x"]
+    at = [a["at"] for a in state["after_sign"]]
+    assert at[:2] == [[2, 1], [2, 1]] and at[3:] == [None, None]
+    assert at[2] == ("div" if sign == "dialog" else "main"), "off the board: the element hit"
+    assert all(a["ms"] > 100 for a in state["after_sign"])
+
+
+@_live
+def test_highlight_clues_tints_only_the_clues_of_the_line_under_the_pointer(page):
+    p = page(size=(8, 8), seed=4, skin="pixel", session="rules-hl-clues", highlight="clues")
+    tint = rgb(nonogram.skins()["pixel"]["light"]["hoverBand"])
+    p.xdo("mousemove", "1", "1", "sleep", "0.3")
+    still = p.grab()
+    p.xdo("mousemove", *p.at(3, 5))
+    ox, oy = p.origin()
+    rows, cols = p.layout["rowClueArea"], p.layout["columnClueArea"]
+    y = oy + round(p.layout["ys"][3]) + p.layout["pitch"] // 2
+    x = ox + round(p.layout["xs"][5]) + p.layout["pitch"] // 2
+    deadline = time.monotonic() + 3
+    while True:
+        shot = p.grab()
+        row_strip = shot[y, ox + rows["x"] + 2:ox + rows["x"] + rows["w"] - 4]
+        col_strip = shot[oy + cols["y"] + 2:oy + cols["y"] + cols["h"] - 4, x]
+        if near(row_strip, tint, 30).mean() > 0.3 or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert near(row_strip, tint, 30).mean() > 0.3 and near(col_strip, tint, 30).mean() > 0.3
+    other = shot[y + p.layout["pitch"], ox + rows["x"] + 2:ox + rows["x"] + rows["w"] - 4]
+    assert near(other, tint, 30).mean() == 0.0, "another row's clues"
+    board = page_box(p, p.layout["board"])
+    assert np.array_equal(shot[board], still[board]), "a grid cell changed under the pointer"

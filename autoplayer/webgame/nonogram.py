@@ -144,13 +144,15 @@ def layout_options(query: Mapping[str, str]) -> dict[str, Any]:
 
 RULE_CHOICES: dict[str, tuple[str, ...]] = {
     # How a filled cell is drawn: the skin's colour, a light blue with an inset shadow
-    # (lighter than the clue ink), or a picture (a bevelled, striped tile).
-    "fill": ("skin", "light", "image"),
+    # (lighter than the clue ink), a picture (a bevelled, striped tile), or blue hatching
+    # (dark diagonal stripes on a pale blue, continuous from cell to cell).
+    "fill": ("skin", "light", "image", "hatched"),
     # How a marked-empty cell is drawn: the skin's cross or dot, the whole cell grey, a
     # picture of an X; or the game has no marks at all.
     "mark": ("skin", "grey", "image", "none"),
-    # What the pointer lights up: its row and column (clues too), its cell only, nothing.
-    "highlight": ("lines", "cell", "none"),
+    # What the pointer lights up: its row and column (clues too), its cell only, nothing,
+    # or the clues of its row and column only (no grid cell).
+    "highlight": ("lines", "cell", "none", "clues"),
     # What the buttons do to a cell (README: "Rule sets").
     "buttons": ("toggle", "set", "cycle", "cycle2", "lock"),
     # What moving with a button held does: paint the straight run from the pressed cell,
@@ -159,8 +161,12 @@ RULE_CHOICES: dict[str, tuple[str, ...]] = {
     # When the game is solved: every line's runs match its clue, or that and every other
     # cell marked empty.
     "rule": ("runs", "marks"),
-    # What the game shows once solved, besides its status text.
-    "sign": ("none", "dialog", "alert", "dim"),
+    # What the game shows once solved, besides its status text (README: "Rule sets"):
+    # nothing, an in-page dialog, a browser alert, the canvas dimmed, the board restyled
+    # (no lines, fills merged, a check mark beside it), the board frozen into an image
+    # (a pulsing frame, a check mark fading over it), a "Complete!" notice over the board
+    # with the page greyed.
+    "sign": ("none", "dialog", "alert", "dim", "restyle", "freeze", "notice"),
 }
 """Rule-set options (`key=value` in the URL; the first choice is the default, today's
 game): how other nonogram games draw cells, take input and say they are solved, so the

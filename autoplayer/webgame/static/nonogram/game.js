@@ -214,11 +214,15 @@
 
   // --- drawing ------------------------------------------------------------------------
   let hover = cfg.hover ? { r: cfg.hover[0], c: cfg.hover[1] } : null; // {r, c} under the pointer
-  // Which lines the pointer lights up, clue areas included (highlight=lines only).
-  const hotColumn = (c) => R.highlight === "lines" && hover !== null && hover.c === c;
-  const hotRow = (r) => R.highlight === "lines" && hover !== null && hover.r === r;
+  // finished: the game is over and its board takes no more input (sign=restyle, freeze);
+  // restyled: the board is drawn as the finished picture (sign=restyle).
+  let finished = false, restyled = false;
+  // Which lines' clues the pointer lights up (highlight=lines, and clues: the clues only).
+  const litClues = () => (R.highlight === "lines" || R.highlight === "clues") && !finished;
+  const hotColumn = (c) => litClues() && hover !== null && hover.c === c;
+  const hotRow = (r) => litClues() && hover !== null && hover.r === r;
   function hotCell(r, c) {
-    if (!hover || R.highlight === "none") return false;
+    if (!hover || finished || R.highlight === "none" || R.highlight === "clues") return false;
     if (R.highlight === "cell") return hover.r === r && hover.c === c;
     return hover.r === r || hover.c === c;
   }
@@ -478,6 +482,11 @@
       ctx.drawImage(cellPicture("fill"), x, y, s, s);
       return;
     }
+    if (R.fill === "hatched") {
+      ctx.fillStyle = hatching();
+      ctx.fillRect(x, y, s, s);
+      return;
+    }
     // light: a pale blue with an inset shadow along the top and left (lighter than the ink).
     ctx.fillStyle = R.fill === "light" ? "#a9d3f5" : colours.filled;
     ctx.fillRect(x, y, s, s);
@@ -520,6 +529,28 @@
     ctx.fillRect(lx - 1, ly - 1, w + 2, h + 2);
     ctx.fillStyle = "#f2c230";
     ctx.fillRect(lx, ly, w, h);
+  }
+
+  // fill=hatched: dark blue diagonal stripes, 3 px of every 8, on a pale blue, as a pattern
+  // fixed to the canvas (so the stripes run on from one filled cell into the next).
+  let hatchPattern = null;
+  function hatching() {
+    if (hatchPattern) return hatchPattern;
+    const n = 8;
+    const tile = document.createElement("canvas");
+    tile.width = tile.height = n;
+    const t = tile.getContext("2d");
+    const img = t.createImageData(n, n);
+    for (let y = 0; y < n; y++) {
+      for (let x = 0; x < n; x++) {
+        const [r, g, b] = (x + y) % n < 3 ? [0x2f, 0x5f, 0xb3] : [0xbf, 0xd5, 0xf3];
+        const i = 4 * (y * n + x);
+        img.data[i] = r; img.data[i + 1] = g; img.data[i + 2] = b; img.data[i + 3] = 255;
+      }
+    }
+    t.putImageData(img, 0, 0);
+    hatchPattern = ctx.createPattern(tile, "repeat");
+    return hatchPattern;
   }
 
   // Cell pictures drawn once on offscreen canvases (at device pixels), as games that draw
@@ -629,10 +660,25 @@
   }
 
   function drawCursor() {
-    if (!hover || !colours.cursor || R.highlight === "none") return;
+    if (!hover || finished || !colours.cursor || R.highlight === "none" || R.highlight === "clues") {
+      return;
+    }
     ctx.strokeStyle = colours.cursor;
     ctx.lineWidth = 2;
     ctx.strokeRect(xLine(hover.c) + 2, yLine(hover.r) + 2, pitch - 3, pitch - 3);
+  }
+
+  // sign=restyle: the finished picture. No grid lines, no border, no marks: the board one
+  // sheet of the cell colour, every filled cell a whole pitch square in its fill's base
+  // colour, so neighbouring fills merge into one shape.
+  function drawRestyledBoard() {
+    ctx.fillStyle = colours.cell;
+    ctx.fillRect(bx, by, W * pitch + 1, H * pitch + 1);
+    const base = { skin: colours.filled, light: "#a9d3f5", image: "#2f5fa3" }[R.fill];
+    ctx.fillStyle = base || hatching();
+    for (let r = 0; r < H; r++) {
+      for (let c = 0; c < W; c++) if (isFill(grid[r][c])) ctx.fillRect(xLine(c), yLine(r), pitch, pitch);
+    }
   }
 
   function draw() {
@@ -642,6 +688,10 @@
     drawPageText();
     drawClueAreaTexture();
     drawClues();
+    if (restyled) {
+      drawRestyledBoard();
+      return;
+    }
     drawCells();
     drawLines();
     drawCursor();
@@ -671,6 +721,15 @@
   let solvedMs = null, signMs = null;
   let playing = false; // false while the page draws the board it opened with
   let dialog = null; // the sign=dialog layer while it is up
+  // Presses (any button, anywhere on the page) and key presses the page received after its
+  // sign first showed: the game had answered, so any of them is input it should not get.
+  let eventsAfterSign = 0;
+  // The first few of them, for a person reading a failed test: what (a button's press or
+  // a key), where (a cell, or the element it hit) and how long after the sign (ms).
+  const afterSign = [];
+  // The sign's elements while they are up (restyle, freeze, notice): { name: element }.
+  const signParts = {};
+  let frozen = null; // sign=freeze: the <img> that took the canvas's place
   const shownGrid = grid.map((row) => row.slice()); // the grid as last counted
 
   function tick() {
@@ -711,13 +770,20 @@
       sign_open: signOpen,
       solved_ms: solvedMs,
       sign_ms: signMs,
+      events_after_sign: eventsAfterSign,
+      after_sign: afterSign,
+      finished,
+      board_element: surface().tagName.toLowerCase(),
       dialog: dialogPlaces(),
+      sign_parts: signPlaces(),
       width: W,
       height: H,
     });
   }
+  // What shows the board: the canvas, or the image that took its place (sign=freeze).
+  const surface = () => frozen || canvas;
   function layout() {
-    const r = canvas.getBoundingClientRect();
+    const r = surface().getBoundingClientRect();
     const ox = r.left, oy = r.top;
     const rect = (p) => ({ x: p.x + ox, y: p.y + oy, w: p.w, h: p.h });
     const number = (p) => ({ value: p.value, ...rect(p), slot: rect(p.slot) });
@@ -755,7 +821,7 @@
 
   // --- input --------------------------------------------------------------------------
   function cellAt(ev, clamp) {
-    const r = canvas.getBoundingClientRect();
+    const r = surface().getBoundingClientRect();
     const x = ev.clientX - r.left - bx, y = ev.clientY - r.top - by;
     let c = Math.floor(x / pitch), row = Math.floor(y / pitch);
     if (clamp) {
@@ -828,6 +894,7 @@
     // The status text and a dimmed board show at once; a dialog or alert comes later.
     if (solved && !was) solvedMs = Math.round(performance.now());
     if (solved && !was && (R.sign === "none" || R.sign === "dim")) signShown = signAt(solvedMs);
+    if (!solved && was) hideNotice();
     draw();
     const sent = reportState();
     // A dialog or alert answers play: a page opened on a solved board (grid=) raises none,
@@ -850,9 +917,26 @@
     }
   }
 
+  // Counted before the board's own handlers see the press (capture, on the window).
+  function inputAfterSign(ev) {
+    if (!signShown) return;
+    eventsAfterSign++;
+    if (afterSign.length < 20) {
+      const cell = ev.type === "mousedown" ? cellAt(ev, false) : null;
+      afterSign.push({
+        input: ev.type === "keydown" ? `key ${ev.key}` : `button ${ev.button}`,
+        at: cell ? [cell.r, cell.c] : ev.type === "mousedown" ? ev.target.tagName.toLowerCase() : null,
+        ms: Math.round(performance.now()) - signMs,
+      });
+    }
+    reportState();
+  }
+  window.addEventListener("mousedown", inputAfterSign, true);
+  window.addEventListener("keydown", inputAfterSign, true);
+
   canvas.addEventListener("mousedown", (ev) => {
     const cell = cellAt(ev, false);
-    if (!cell || dialog) return;
+    if (!cell || dialog || finished) return;
     if (drag && (ev.buttons & (ev.buttons - 1))) return; // a second button during a drag
     const action = pressAction(ev.button, grid[cell.r][cell.c]);
     if (!action) return; // not a button this game uses: the browser's (a context menu)
@@ -864,6 +948,7 @@
     changed();
   });
   window.addEventListener("mousemove", (ev) => {
+    if (finished) return;
     // An open dialog's layer lies over the board: the board sees no pointer.
     const over = dialog ? null : cellAt(ev, false);
     const moved = (over && (!hover || hover.r !== over.r || hover.c !== over.c)) || (!over && hover);
@@ -891,6 +976,7 @@
     if (moved) draw();
   });
   window.addEventListener("mouseup", (ev) => {
+    if (finished) return;
     // drag=ends: the cell under the release gets the press's state too.
     const to = drag && R.drag === "ends" ? cellAt(ev, false) : null;
     if (to && !(to.r === drag.r0 && to.c === drag.c0)) {
@@ -900,13 +986,21 @@
     }
     drag = null;
   });
-  canvas.addEventListener("mouseleave", () => { if (!drag && hover) { hover = null; draw(); } });
+  canvas.addEventListener("mouseleave", () => {
+    if (!drag && hover && !finished) { hover = null; draw(); }
+  });
   // buttons=cycle leaves the right button to the browser: its context menu opens.
   canvas.addEventListener("contextmenu", (ev) => { if (R.buttons !== "cycle") ev.preventDefault(); });
 
   // --- the solved sign (sign=) -----------------------------------------------------------
   function showSign(sent) {
-    if (R.sign === "dialog") {
+    if (R.sign === "restyle") {
+      restyle();
+    } else if (R.sign === "freeze") {
+      setTimeout(freeze, 250);
+    } else if (R.sign === "notice") {
+      setTimeout(showNotice, 200 + Math.random() * 400);
+    } else if (R.sign === "dialog") {
       setTimeout(openDialog, 300 + Math.random() * 400);
     } else if (R.sign === "alert") {
       // The server has the solved report before the alert blocks this page, and hears
@@ -988,6 +1082,136 @@
     reportState();
   }
 
+  // --- restyle, freeze, notice: signs that change the page rather than open a box over it.
+  const SVG = "http://www.w3.org/2000/svg";
+  // A green check mark, `size` px square, as an SVG element.
+  function checkMark(size) {
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("width", size);
+    svg.setAttribute("height", size);
+    svg.setAttribute("viewBox", "0 0 100 100");
+    const path = document.createElementNS(SVG, "path");
+    path.setAttribute("d", "M14 54 L40 80 L88 22");
+    path.setAttribute("fill", "none");
+    path.setAttribute("stroke", "#22a33a");
+    path.setAttribute("stroke-width", "16");
+    path.setAttribute("stroke-linecap", "round");
+    path.setAttribute("stroke-linejoin", "round");
+    svg.append(path);
+    return svg;
+  }
+  const checkSize = () => Math.max(64, Math.min(120, 3 * pitch));
+  // The board's rectangle (grid lines included) in viewport pixels.
+  function boardRect() {
+    const r = surface().getBoundingClientRect();
+    return { x: r.left + bx, y: r.top + by, w: W * pitch + 1, h: H * pitch + 1 };
+  }
+
+  // sign=restyle, at once with the last cell: the board redrawn as the finished picture
+  // (drawRestyledBoard) and a big check mark beside the board, right of its frame where the
+  // window has room, else left of it; the board takes no more input.
+  function restyle() {
+    finished = restyled = true;
+    drag = null;
+    hover = null;
+    draw();
+    const size = checkSize();
+    const frame = canvas.parentElement.getBoundingClientRect();
+    const board = boardRect();
+    const mark = document.createElement("div");
+    mark.className = "sign-check beside";
+    mark.append(checkMark(size));
+    const x = frame.right + 16 + size <= window.innerWidth ? frame.right + 16 : frame.left - 16 - size;
+    const y = Math.max(0, Math.min(window.innerHeight - size, board.y + board.h / 2 - size / 2));
+    mark.style.left = Math.round(x) + "px";
+    mark.style.top = Math.round(y) + "px";
+    document.body.append(mark);
+    signParts.check = mark;
+    signShown = signAt();
+    reportState();
+  }
+
+  // sign=freeze, 250 ms after the last cell: the board as drawn becomes an <img> in the
+  // canvas's place (what the browser does to an image then, a context menu on the right
+  // button, is the browser's), a frame pulsing round it for good, and a check mark over the
+  // board that fades out over 1.5 s. The board takes no more input.
+  function freeze() {
+    if (!solved || finished) return;
+    finished = true;
+    drag = null;
+    hover = null;
+    draw();
+    const img = new Image(cssW, cssH);
+    img.className = "frozen";
+    img.alt = "Solved puzzle";
+    img.draggable = false;
+    img.src = canvas.toDataURL("image/png");
+    img.decode().catch(() => {}).then(() => {
+      canvas.replaceWith(img);
+      frozen = img;
+      const frame = img.parentElement;
+      const size = checkSize();
+      const board = boardRect(), box = frame.getBoundingClientRect();
+      const mark = document.createElement("div");
+      mark.className = "sign-check over fading";
+      mark.append(checkMark(size));
+      mark.style.left = Math.round(board.x + board.w / 2 - size / 2 - box.left - frame.clientLeft) + "px";
+      mark.style.top = Math.round(board.y + board.h / 2 - size / 2 - box.top - frame.clientTop) + "px";
+      frame.append(mark);
+      signParts.image = img;
+      signParts.check = mark;
+      mark.addEventListener("animationend", () => {
+        mark.remove();
+        delete signParts.check;
+        reportState();
+      });
+      signShown = signAt();
+      reportState();
+    });
+  }
+
+  // sign=notice, 200-600 ms after the last cell: a small "Complete!" box over the middle
+  // of the board (the cells under it hidden) and a grey veil over the rest of the page
+  // (a backdrop filter: everything behind it, the board included, grey and darker; the
+  // box stays in colour). Presses pass the veil: the board still takes them, and a board
+  // made unsolved loses the notice.
+  function showNotice() {
+    if (!solved || signParts.notice) return;
+    const veil = document.createElement("div");
+    veil.className = "grey-veil";
+    const box = document.createElement("div");
+    box.className = "notice";
+    box.textContent = "Complete!";
+    const board = boardRect();
+    if (board.w < 160) box.classList.add("small");
+    document.body.append(veil, box);
+    box.style.left = Math.round(board.x + board.w / 2 - box.offsetWidth / 2) + "px";
+    box.style.top = Math.round(board.y + board.h / 2 - box.offsetHeight / 2) + "px";
+    signParts.veil = veil;
+    signParts.notice = box;
+    signShown = signAt();
+    reportState();
+  }
+
+  function hideNotice() {
+    for (const name of ["veil", "notice"]) {
+      if (signParts[name]) signParts[name].remove();
+      delete signParts[name];
+    }
+  }
+
+  // Where the sign's elements are (viewport pixels, like the layout report), null if none.
+  function signPlaces() {
+    const names = Object.keys(signParts);
+    if (!names.length) return null;
+    const out = {};
+    for (const name of names) {
+      const b = signParts[name].getBoundingClientRect();
+      out[name] = { x: Math.round(b.left), y: Math.round(b.top), w: Math.round(b.width), h: Math.round(b.height) };
+    }
+    return out;
+  }
+
   // Where the dialog's parts are, in page pixels like the layout report (test ground truth).
   function dialogPlaces() {
     if (!dialog) return null;
@@ -999,6 +1223,7 @@
   }
 
   document.getElementById("restart").addEventListener("click", () => {
+    if (finished) return; // the game is over
     for (const row of grid) row.fill(UNKNOWN);
     changed();
   });
