@@ -41,7 +41,7 @@ class RecordingWindow:
             rect.x, rect.y, rect.w, rect.h, 0, screen.root_depth,
             background_pixel=colour, override_redirect=False,
             event_mask=(X.ButtonPressMask | X.ButtonReleaseMask | X.PointerMotionMask
-                        | X.ExposureMask),
+                        | X.ExposureMask | X.KeyPressMask),
         )
         self.win.set_wm_name(title)
         self.win.set_wm_class(*wm_class)
@@ -64,6 +64,8 @@ class RecordingWindow:
                 out.append(("release", e.event_x, e.event_y, e.detail))
             elif e.type == X.MotionNotify:
                 out.append(("motion", e.event_x, e.event_y, 0))
+            elif e.type == X.KeyPress:
+                out.append(("key", e.event_x, e.event_y, e.detail))
         return out
 
     def close(self) -> None:
@@ -208,6 +210,25 @@ def test_clicks_and_drags_land_where_asked(xserver: Xvfb, make_window: Any) -> N
     drag = ev[ev.index(("press", 10, 50, 1)):ev.index(("release", 290, 50, 1))]
     assert [(x, y) for kind, x, y, _ in drag if kind == "motion"] == [
         (80, 50), (150, 50), (220, 50), (290, 50)]
+
+
+def test_stopping_the_driver_sends_the_game_no_key(xserver: Xvfb, make_window: Any) -> None:
+    """The listeners are stopped without a key reaching the focused window: after the
+    last move the game may have answered, and nothing more may reach it."""
+    from Xlib import X
+
+    from autoplayer.screen.input import InputDriver, Pace
+
+    w = make_window(Rect(100, 100, 300, 200))
+    w.win.set_input_focus(X.RevertToParent, X.CurrentTime)
+    w.disp.sync()
+    started = time.monotonic()
+    with InputDriver(Rect(100, 100, 300, 200), Pace(motion=0.005)) as drv:
+        drv.perform([Click(150, 150)])
+    assert time.monotonic() - started < 1.5  # the listeners ended without waiting out joins
+    events = w.events()
+    assert ("press", 50, 50, 1) in events
+    assert [e for e in events if e[0] == "key"] == []
 
 
 def test_gesture_outside_the_board_is_refused_before_any_input(

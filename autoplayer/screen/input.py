@@ -152,14 +152,20 @@ class InputDriver:
         self.stop()
 
     def _wake_listeners(self) -> None:
-        """pynput's X listeners only notice `stop()` on their next event: give them one each.
+        """pynput's X listeners only notice `stop()` on their next event, or once their
+        recording is ended from another connection.
 
-        The pointer is moved to where it already is, and a key with no symbol
-        (an unmapped keycode, which no application acts on) is pressed.
+        The pointer is moved to where it already is; a key with no symbol (an unmapped
+        keycode) is pressed only where the recording could not be ended otherwise.
         """
         with self._ours_lock:
             self._ours.add(self._position())
         self._mouse.position = self._position()
+        # A key reaches the focused window, the game's: an input after the game may
+        # have answered. Where pynput's listener holds a second connection for stopping,
+        # its recording is ended on that one, flushed, and no key is sent.
+        if all(_end_recording(listener) for listener in self._listeners):
+            return
         display = getattr(self._keyboard, "_display", None)
         if display is None:
             return
@@ -321,6 +327,20 @@ class InputDriver:
         self._keyboard.press(key)
         self._keyboard.release(key)
         self.events += 2
+
+
+def _end_recording(listener: Any) -> bool:
+    """Ends an X listener's recording from its stopping connection (flushed, so the
+    blocked recording thread returns at once); whether that could be done."""
+    stop, context = getattr(listener, "_display_stop", None), getattr(listener, "_context", None)
+    if stop is None or context is None:
+        return False
+    try:
+        stop.record_disable_context(context)
+        stop.flush()
+    except Exception:  # a closed connection: the thread has ended already
+        return True
+    return True
 
 
 def _is_down(keyboard: Any, key: Any) -> bool:
