@@ -76,18 +76,39 @@ def differs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return moved.mean(axis=(-2, -1)) >= CHANGED_SHARE
 
 
+TEXTURED = 30.0
+"""Spread (standard deviation, 0..255) of a look's pixels above which it is a texture or a
+picture, whose phase may differ from cell to cell."""
+
+
 def look_distance(now: np.ndarray, look: np.ndarray) -> np.ndarray:
-    """`distance` to a learned look, allowing it to sit up to SHIFT pixels off."""
+    """`distance` to a learned look, allowing it to sit up to SHIFT pixels off; for a
+    textured look (stripes fixed to the page run on from cell to cell, so each cell shows
+    them at another phase) also the distance of the pixels' values regardless of where
+    they sit (`texture_distance`), whichever is less."""
     k = look.shape[0]
     if k <= 2 * SHIFT + 2:
-        return distance(now, look)
-    core = now[..., SHIFT:k - SHIFT, SHIFT:k - SHIFT, :]
-    best = None
-    for dy in range(-SHIFT, SHIFT + 1):
-        for dx in range(-SHIFT, SHIFT + 1):
-            d = distance(core, look[SHIFT + dy:k - SHIFT + dy, SHIFT + dx:k - SHIFT + dx, :])
-            best = d if best is None else np.minimum(best, d)
+        best = distance(now, look)
+    else:
+        core = now[..., SHIFT:k - SHIFT, SHIFT:k - SHIFT, :]
+        best = None
+        for dy in range(-SHIFT, SHIFT + 1):
+            for dx in range(-SHIFT, SHIFT + 1):
+                d = distance(core, look[SHIFT + dy:k - SHIFT + dy,
+                                        SHIFT + dx:k - SHIFT + dx, :])
+                best = d if best is None else np.minimum(best, d)
+    if float(look.std()) > TEXTURED:
+        best = np.minimum(best, texture_distance(now, look))
     return best
+
+
+def texture_distance(now: np.ndarray, look: np.ndarray) -> np.ndarray:
+    """Mean difference of the cells' pixel values sorted per channel: the same texture at
+    another phase is the same look."""
+    k = look.shape[0]
+    ours = np.sort(now.reshape(*now.shape[:-3], k * k, now.shape[-1]), axis=-2)
+    theirs = np.sort(look.reshape(k * k, look.shape[-1]), axis=0)
+    return np.abs(ours - theirs).mean(axis=(-2, -1))
 
 
 @dataclass(frozen=True)
