@@ -775,9 +775,7 @@ def test_sign_freeze_turns_the_board_into_an_image_with_a_pulse_and_a_fading_che
     p, last, _ = picture_page(page, "rules-freeze", sign="freeze", fill="hatched")
     before = p.grab()
     state = solve_last(p, last)
-    time.sleep(0.1)  # painted a moment after the report
-    seen = time.monotonic()
-    assert 200 <= state["sign_ms"] - state["solved_ms"] < 700
+    assert 200 <= state["sign_ms"] - state["solved_ms"] < 1500, "250 ms after (timers lag)"
     assert state["finished"] is True and state["board_element"] == "img"
     parts = state["sign_parts"]
     canvas = p.layout["canvas"]
@@ -788,16 +786,24 @@ def test_sign_freeze_turns_the_board_into_an_image_with_a_pulse_and_a_fading_che
     # The check over the middle of the board.
     assert abs(check["x"] + check["w"] / 2 - (board["x"] + board["w"] / 2)) <= 2
     assert abs(check["y"] + check["h"] / 2 - (board["y"] + board["h"] / 2)) <= 2
-    # Frames over ~1.3 s: the check fades, the frame round the image keeps changing.
-    shots = []
-    while time.monotonic() - seen < 1.3:
-        shots.append((time.monotonic() - seen, p.grab()))
+    # Frames over ~1.2 s from the first that shows the check (the window paints it a moment
+    # after the report): the check fades, the frame round the image keeps changing.
+    at_check = page_box(p, check)
+    deadline = time.monotonic() + 2
+    while True:
+        shot = p.grab()
+        if near(shot[at_check], CHECK_GREEN, 30).sum() > 300 or time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
+    seen = time.monotonic()
+    shots = [(0.0, shot)]
+    while time.monotonic() - seen < 1.2:
         time.sleep(0.15)
+        shots.append((time.monotonic() - seen, p.grab()))
     state = p.wait(lambda st: st["sign_parts"] and "check" not in st["sign_parts"],
                    "the check gone")
     time.sleep(0.3)
     gone = p.grab()
-    at_check = page_box(p, check)
     fade = [float(np.abs(shot[at_check] - gone[at_check]).sum(axis=2).mean())
             for _, shot in shots]
     assert fade[0] > 20, fade
@@ -810,11 +816,18 @@ def test_sign_freeze_turns_the_board_into_an_image_with_a_pulse_and_a_fading_che
     x, y = int(solved_cell[0]), int(solved_cell[1])
     assert near(gone[y - 5:y + 5, x - 5:x + 5], HATCH_DARK, 9).any()
     assert np.abs(gone[at_board] - before[at_board]).sum(axis=2).astype(bool).mean() < 0.05
-    # The pulse: a ring just outside the image, orange, never the same two frames running.
+    # The pulse: a ring just outside the image, orange, changing all the time (two frames
+    # either side of a turn of the pulse may match, so: many different rings), and still
+    # changing once the check has gone.
     img = parts["image"]
     ring = page_box(p, {"x": img["x"] - 8, "y": img["y"] + 20, "w": 8, "h": img["h"] - 40})
+    later = []
+    for _ in range(3):
+        time.sleep(0.1)
+        later.append(p.grab()[ring])
     rings = [shot[ring] for _, shot in shots] + [gone[ring]]
-    assert all(not np.array_equal(a, b) for a, b in itertools.pairwise(rings)), "no pulse"
+    assert len({r.tobytes() for r in rings}) >= len(rings) // 2 + 1, "no pulse"
+    assert len({r.tobytes() for r in [gone[ring], *later]}) >= 2, "the pulse stopped"
 
     def orange(pixels: np.ndarray) -> int:  # red well over blue, as #f5a623 is
         return int((pixels[..., 0] - pixels[..., 2]).max())
@@ -828,7 +841,13 @@ def test_sign_freeze_turns_the_board_into_an_image_with_a_pulse_and_a_fading_che
     time.sleep(0.3)
     menu_before = p.grab()
     p.xdo("click", str(RIGHT), "sleep", "0.6")
-    assert outside_canvas_changes(p, menu_before) > MENU, "no context menu on the image"
+    # Pixels that changed anywhere but on the pulsing ring round the image.
+    changed = np.abs(p.grab() - menu_before).sum(axis=2) > 30
+    ring_band = np.zeros_like(changed)
+    ring_band[page_box(p, {k: img[k] + d for k, d in (("x", -12), ("y", -12), ("w", 24),
+                                                      ("h", 24))})] = True
+    ring_band[page_box(p, img)] = False
+    assert changed[~ring_band].sum() > MENU, "no context menu on the image"
     p.xdo("key", "Escape", "sleep", "0.4")
     state = p.quiet()
     assert state["events_after_sign"] == 2
@@ -840,7 +859,7 @@ def test_sign_notice_hides_middle_cells_under_a_box_and_greys_the_page(page):
     p, last, _ = picture_page(page, "rules-notice", sign="notice", fill="light")
     before = p.grab()
     state = solve_last(p, last)
-    assert 200 <= state["sign_ms"] - state["solved_ms"] < 900
+    assert 200 <= state["sign_ms"] - state["solved_ms"] < 1500, "200-600 ms (timers lag)"
     assert state["finished"] is False and state["board_element"] == "canvas"
     box = state["sign_parts"]["notice"]
     board = p.layout["board"]

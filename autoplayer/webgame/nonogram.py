@@ -178,7 +178,13 @@ without marks has them (with mark=none the right button does nothing to cells)."
 
 
 def rules_conflict(rules: Mapping[str, str]) -> str | None:
-    """Why a full set of rule choices cannot go together, or None when it can."""
+    """Why a full set of rule choices cannot go together, or None when it can.
+
+    Only marks are ever missing. Every sign mixes with every board: one sign per game,
+    and restyle, freeze and notice work on whatever the board shows (a restyle drops the
+    marks and the hover, a freeze keeps the board as last drawn without the hover), so
+    an alert over hatched or image fills, or a freeze of a cycle board, is a game like
+    any other."""
     if rules["mark"] == "none":
         if rules["rule"] == "marks":
             return "rule=marks needs marks, but mark=none has none"
