@@ -35,6 +35,8 @@ MIN_PIXELS = 50
 """Changed pixels fewer than this are never an answer (a caret, a ticking digit)."""
 CELL_SHARE = 0.5
 """...nor fewer than this share of one cell's area."""
+CELL = 16
+"""Pixels of a cell where no cell size is known (a change seen outside any batch)."""
 WHOLE = 0.5
 """Share of the window beside the board that must change to be 'its whole window'."""
 
@@ -124,7 +126,7 @@ def effect(shape: tuple[int, ...], cells: Sequence[Rect], gestures: Sequence[Ges
     h, w = shape[:2]
     mask = np.zeros((h, w), bool)
     sizes = [min(r.w, r.h) for r in cells if r.w > 0 and r.h > 0]
-    cell = int(np.median(sizes)) if sizes else 16
+    cell = int(np.median(sizes)) if sizes else CELL
     margin = max(2, cell // 4)
     for r in cells:
         mask[max(0, r.y - margin):max(0, r.bottom + margin),

@@ -129,8 +129,11 @@ class Loop:
         """`finish` was asked for (the marks a game's rule for done may want)."""
         self.marked = False
         """...and gave moves."""
-        self.answered = False
+
+    @property
+    def answered(self) -> bool:
         """The game has answered: no more input, whatever follows."""
+        return self.report.answer is not None
 
     # -- the whole play -----------------------------------------------------
     def run(self, started: float) -> Report:
@@ -189,7 +192,6 @@ class Loop:
                 # Something came over a board that is right in view, and no cell under it
                 # is in doubt (else `_stop_if_blocked` stopped): the game's own doing.
                 report.answer = ending.over_board(game.board(self.reading), self.frame.covers)
-                self.answered = True
                 return
             if not moves and report.check.wrong == 0 and not report.check.unseen:
                 # The board is right and the game has not answered: it may want more
@@ -281,16 +283,8 @@ class Loop:
 
     def _interrupt(self, before: Any, effect: ending.Effect) -> Callable[[], bool]:
         """Whether the game has changed beyond a batch being sent (it answered)."""
-
-        def answered() -> bool:
-            now = self.source.grab()
-            if now.pixels.shape != before.pixels.shape:
-                return True
-            beyond = self.surroundings.beyond(before.pixels, now.pixels, effect)
-            return int(beyond.sum()) >= effect.least or any(
-                c not in before.covers for c in now.covers)
-
-        return answered
+        watch = ending.Watch(before, effect, self.surroundings, self.game.board(self.reading))
+        return lambda: watch.look(self.source.grab(), 0.0)
 
     def _answered(self, before: Any, effect: ending.Effect, frame: Any) -> None:
         """The game's answer, seen between `before` and `frame`; the play is over."""
@@ -308,7 +302,6 @@ class Loop:
         self.report.answered_during = ("the marks the bot was placing" if self.finished
                                        else "the bot's batch")
         self.report.wrong_after.append(0)
-        self.answered = True
 
     def _last(self, last: Sequence[Any]) -> bool:
         """The move that completes the board, sent alone and watched; whether the game
@@ -334,7 +327,6 @@ class Loop:
         if answer is not None:
             report.answer = answer
             report.wrong_after.append(0)
-            self.answered = True
             self._read_after_answer(reading)
             return True
         # No answer: the board as the watch left it (still for a while, or the last move
@@ -372,7 +364,7 @@ class Loop:
                          poll=SETTLE_INTERVAL)
         now = moment.frame
         if now.pixels.shape == first.pixels.shape:
-            self.surroundings.add(ending.changed(first.pixels, now.pixels), 16)
+            self.surroundings.add(ending.changed(first.pixels, now.pixels), ending.CELL)
         self.frame = now
         return now
 
