@@ -342,11 +342,8 @@ class NonogramGame(Game[Reading, np.ndarray, Stroke]):
         return sum(len(m) for m in moves)
 
     def cells(self, reading: Reading, moves: Sequence[Stroke]) -> list[Rect]:
-        """Every cell the strokes press, as a frame rectangle."""
-        pitch = max(4, round(reading.raw.grid.pitch))
-        half = pitch // 2
-        return [Rect(round(reading.xs[c]) - half, round(reading.ys[r]) - half, pitch, pitch)
-                for m in moves for r, c in m.cells()]
+        """Every cell the strokes press, as the reader found its rectangle."""
+        return [reading.raw.cells[r][c] for m in moves for r, c in m.cells()]
 
     def last(self, reading: Reading, moves: Sequence[Stroke]
              ) -> tuple[list[Stroke], list[Stroke]]:
@@ -405,8 +402,7 @@ class NonogramGame(Game[Reading, np.ndarray, Stroke]):
             after = f" after {how}" if how else " (a cell the bot did not press)"
             expected = batch.expected.get((r, c))
             meant = f", meant to make it {STATES[expected]}" if expected is not None else ""
-            hint = (f"; the rules came from {self.profile}: run again with --relearn if the "
-                    "game changed" if self.presses == 0 and self.profile is not None else "")
+            hint = f"; {self._relearn_hint()}" if self._relearn_hint() else ""
             return Check(int(wrong.sum()), total, details, unreadable=int(seen.odd.sum()),
                          blocked=(
                 f"{len(cells)} cells show a look the bot has not seen its presses make: "
@@ -422,10 +418,16 @@ class NonogramGame(Game[Reading, np.ndarray, Stroke]):
             (r, c), how = next(iter(batch.gesture.items()))
             want = STATES.get(batch.expected.get((r, c), UNKNOWN), "?")
             parts.append(f"row {r + 1} column {c + 1} got {how}, expected to make it {want}")
-        if self.presses == 0 and self.profile is not None:
-            parts.append(f"the rules came from {self.profile}: run again with --relearn if "
-                         "the game changed")
+        if self._relearn_hint():
+            parts.append(self._relearn_hint())
         return "; ".join(parts)
+
+    def _relearn_hint(self) -> str:
+        """Where kept rules came from, and how to start over, for a stop they may explain."""
+        if self.presses == 0 and self.profile is not None:
+            return (f"the rules came from {self.profile}: run again with --relearn if the "
+                    "game changed")
+        return ""
 
     def outline(self, reading: Reading, solution: np.ndarray) -> tuple[list[Gesture], str]:
         """A dry run's count of gestures: by the profile's rules, or by the commonest ones
