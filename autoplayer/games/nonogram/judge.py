@@ -92,8 +92,6 @@ class Judgement:
     """Cells in view showing a look no press explains."""
     covered: bool
     """Something covers part of the board: no input may follow."""
-    late: bool = False
-    """The game drew the pointer's hover late (a lit row and column): not settled."""
     changed_unpressed: int = 0
 
 
@@ -117,8 +115,8 @@ def judge(shown: np.ndarray, samples: np.ndarray, solution: np.ndarray, batch: B
             and unlike < ODD_SHARE:
         # A row and a column lit (and the rest of the board as the batch left it): the
         # pointer's hover in a frame drawn while the game caught up with the input.
-        return Judgement(wrong | others, np.zeros_like(wrong), np.zeros_like(wrong), False,
-                         late=True)
+        # Those cells count wrong until the game has drawn the pointer parked.
+        return Judgement(wrong | others, np.zeros_like(wrong), np.zeros_like(wrong), False)
     covered = bool(covers or others.sum() >= MIN_COVER)
     if not covered:
         batch.seen_right |= batch.touched & ~wrong & ~odd
