@@ -15,9 +15,11 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from autoplayer import __version__
 from autoplayer.errors import UserError
+from autoplayer.exits import INTERRUPTED, guarded, say
 
 # One line a command group; the order is the order of `autoplayer --help`.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -49,10 +51,18 @@ COMMANDS: dict[str, str] = {
 """Each command name and the module in COMMAND_MODULES that registers it."""
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors as one line (argparse prints the usage block first), control bytes escaped."""
+
+    def error(self, message: str) -> NoReturn:
+        say(self.prog, f"{message} (see {self.prog} --help)")
+        raise SystemExit(UserError.exit_code)
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser for `command` alone when it is a known one, else for every command."""
     modules = (COMMANDS[command],) if command in COMMANDS else COMMAND_MODULES
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="autoplayer",
         description="Plays logic-puzzle games from the screen, and solves puzzle files.",
     )
@@ -71,18 +81,17 @@ def _command_in(argv: Sequence[str]) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
-    parser = build_parser(_command_in(argv))
-    args = parser.parse_args(argv)
+    prog = "autoplayer"
     try:
-        return int(args.func(args) or 0)
-    except UserError as err:
-        print(f"{parser.prog}: error: {err}", file=sys.stderr)
-        return err.exit_code
-    except KeyboardInterrupt:
-        print(f"{parser.prog}: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
+        parser = build_parser(_command_in(argv))
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as done:  # --help, --version, or a usage error already said
+            return done.code if isinstance(done.code, int) else 0
+        return guarded(prog, lambda: int(args.func(args) or 0))
+    except KeyboardInterrupt:  # before the command started
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return INTERRUPTED
 
 
 if __name__ == "__main__":

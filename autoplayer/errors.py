@@ -10,6 +10,18 @@ from __future__ import annotations
 from pathlib import Path
 
 
+def printable(text: str) -> str:
+    """`text` with every control or escape byte spelled out, so a message quoting the
+    user's input stays one line and cannot drive the terminal."""
+    return "".join(c if c.isprintable() else _escaped(c) for c in text)
+
+
+def _escaped(c: str) -> str:
+    code = ord(c)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 \
+        else f"\\U{code:08x}"
+
+
 class UserError(Exception):
     """A problem in what the user gave us, reported as one line."""
 

@@ -7,7 +7,7 @@ limit is refused with a one-line error that names the limit.
 
 from __future__ import annotations
 
-from autoplayer.errors import InputError
+from autoplayer.errors import InputError, printable
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 """A puzzle, solution or profile file larger than this is refused (16 MiB: the largest
@@ -27,8 +27,7 @@ own limit is checked after (Python refuses to parse past 4,300 digits)."""
 
 def shown(text: str, most: int = 24) -> str:
     """A piece of input as it may be quoted in a one-line message: no control bytes, short."""
-    safe = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 256
-                   else f"\\u{ord(c):04x}" for c in text)
+    safe = printable(text)
     return safe if len(safe) <= most else safe[: most - 3] + "..."
 
 

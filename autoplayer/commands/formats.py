@@ -7,11 +7,10 @@ that `autoplayer --help` stays fast.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from pathlib import Path
 
 from autoplayer.errors import UserError
+from autoplayer.files import same_file
 
 FORMAT_NAMES = ("native", "non", "webpbn", "tatham", "nin")
 """Kept here as text so building the parser imports nothing heavy; a test keeps it in step."""
@@ -73,25 +72,15 @@ def run_convert(args: argparse.Namespace) -> int:
                 f"{args.output}: cannot tell the output format from the extension; "
                 f"use --to ({', '.join(formats.FORMATS)})"
             )
-    if not to_stdout and _same_file(args.input, args.output):
+    if not to_stdout and same_file(args.input, args.output):
         raise UserError(f"{args.output}: is the input file; refusing to overwrite it")
     puzzle = formats.load_puzzle(args.input)
     dropped = formats.dropped_fields(puzzle, fmt)
     if dropped:
         print(f"autoplayer convert: the {fmt} format cannot hold the puzzle's "
               f"{', '.join(dropped)}; left out", file=sys.stderr)
-    if to_stdout:
-        sys.stdout.write(formats.format_puzzle(puzzle, fmt))
-    else:
-        formats.save_puzzle(puzzle, args.output, fmt)
+    formats.save_puzzle(puzzle, args.output, fmt)
     return EXIT_OK
-
-
-def _same_file(source: str, target: str) -> bool:
-    a, b = Path(source), Path(target)
-    if a.exists() and b.exists():
-        return os.path.samefile(a, b)
-    return a.resolve() == b.resolve()
 
 
 def run_show(args: argparse.Namespace) -> int:

@@ -33,7 +33,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from autoplayer.files import write_atomically
+    from autoplayer.files import is_stdio, write_output
     from autoplayer.games.ripple.drawing import draw
     from autoplayer.games.ripple.formats import format_puzzle, format_values
     from autoplayer.games.ripple.generator import generate
@@ -43,14 +43,14 @@ def _generate(args: argparse.Namespace) -> int:
         raise UserError("--max-room must be between 1 and 9")
     puzzle, solution = generate(rows, cols, args.seed, max_room=args.max_room)
     text = format_puzzle(puzzle)
-    if args.output:
-        write_atomically(args.output, text)
+    if args.output and not is_stdio(args.output):
+        write_output(args.output, text)
         sys.stdout.write(draw(puzzle))
         print(f"Puzzle written to {args.output}")
     else:
         sys.stdout.write(text)
     if args.solution:
-        write_atomically(args.solution, format_values(solution, cols))
+        write_output(args.solution, format_values(solution, cols))
     return 0
 
 

@@ -7,12 +7,11 @@ so building the parser costs nothing for the other commands.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autoplayer.errors import UserError
+from autoplayer.files import is_stdio, same_file
 
 if TYPE_CHECKING:
     from autoplayer.games.nonogram.model import Puzzle
@@ -60,7 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     solve.add_argument("--out", metavar="FILE",
                        help="write the puzzle with its solution, in the format FILE's "
                        "extension names (.non gets a goal line, the native format a "
-                       "solution section)")
+                       "solution section); - writes the native format to stdout and the "
+                       "report to stderr")
     solve.add_argument("--ascii", action="store_true", help="plain ASCII grid")
     solve.add_argument("--stats", action="store_true",
                        help="print solver statistics (lines, probes, nodes, time) to stderr")
@@ -72,9 +72,11 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--max-solutions must be at least 1")
     if args.timeout is not None and not args.timeout > 0:
         raise UserError("--timeout must be a positive number of seconds")
-    out = Path(args.out) if args.out else None
+    out = args.out
     if out is not None:
-        _check_output(Path(args.file), out)
+        _check_output(args.file, out)
+    # With `--out -` standard output carries the file alone; the report goes to stderr.
+    report = sys.stderr if is_stdio(out) else sys.stdout
 
     from autoplayer.games.nonogram import formats
     from autoplayer.games.nonogram.render import render_puzzle
@@ -116,8 +118,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         lines.append(verdict)
         lines.append(render_puzzle(puzzle, solutions[0], unicode=unicode))
-    sys.stdout.write("\n".join(lines).rstrip("\n") + "\n")
-    sys.stdout.flush()
+    report.write("\n".join(lines).rstrip("\n") + "\n")
+    report.flush()
     if args.stats:
         s = result.stats
         print(f"autoplayer solve: {s.seconds:.3f} s, {s.lines_solved} line solves "
@@ -128,7 +130,8 @@ def run(args: argparse.Namespace) -> int:
             formats.save_puzzle(puzzle.with_solution(result.solutions[0]), out)
             note = {"multiple": " (the first of several solutions)",
                     "timeout": " (a solution not proven unique)"}.get(verdict, "")
-            print(f"autoplayer solve: wrote {out}{note}", file=sys.stderr)
+            if not is_stdio(out):
+                print(f"autoplayer solve: wrote {out}{note}", file=sys.stderr)
         else:
             print(f"autoplayer solve: no solution, {out} not written", file=sys.stderr)
     return _EXIT[verdict]
@@ -159,19 +162,19 @@ def _broken_clue(puzzle: Puzzle, solutions: list[list[list[int]]]) -> str | None
     return None
 
 
-def _check_output(source: Path, out: Path) -> None:
+def _check_output(source: str, out: str) -> None:
     """Refuse to overwrite the input, and fail before solving on an unknown extension."""
     from autoplayer.games.nonogram.formats import FORMATS, format_for_extension
 
+    if is_stdio(out):
+        return  # the native format, which carries a solution
     fmt = format_for_extension(out)
     with_solution = [f for f in FORMATS.values() if "solution" in f.carries]
     known = ", ".join(f"{ext} ({f.name})" for f in with_solution for ext in f.extensions)
     if fmt is None:
         raise UserError(f"{out}: cannot tell the output format from the extension; "
-                        f"use one of {known}")
+                        f"use one of {known} (or - for the native format on stdout)")
     if "solution" not in FORMATS[fmt].carries:
         raise UserError(f"{out}: the {fmt} format cannot hold a solution; use one of {known}")
-    if source.exists() and out.exists() and os.path.samefile(source, out):
-        raise UserError(f"{out}: is the input file; refusing to overwrite it")
-    if source.resolve() == out.resolve():
+    if same_file(source, out):
         raise UserError(f"{out}: is the input file; refusing to overwrite it")

@@ -68,9 +68,9 @@ def save_png(path: str | Path, image) -> None:
     """Write an RGB array as PNG atomically (temp file + rename)."""
     from PIL import Image
 
-    from autoplayer.files import write_atomically
+    from autoplayer.files import write_output
 
-    write_atomically(path, lambda out: Image.fromarray(image).save(out, format="PNG"))
+    write_output(path, lambda out: Image.fromarray(image).save(out, format="PNG"))
 
 
 def run_read(args: argparse.Namespace) -> int:

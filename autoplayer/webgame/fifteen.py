@@ -87,12 +87,10 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
 
 def load(path: str | Path) -> Any:
     """A file holding a board as a Tatham game ID (`WxH:t,t,...`, 0 the gap)."""
+    from autoplayer.files import read_text
     from autoplayer.games.fifteen.model import parse_board
 
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise UserError(f"{path}: cannot read: {err.strerror}") from None
+    text = read_text(path)
     try:
         return parse_board(text)
     except InputError as err:

@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from autoplayer.errors import UserError
-from autoplayer.files import write_atomically
+from autoplayer.files import write_output
 from autoplayer.games.fifteen.partitions import partition
 
 UNSEEN = 255
@@ -280,7 +280,7 @@ def cache_path(width: int, height: int, tiles: Sequence[int]) -> Path:
 
 def _save_atomically(path: Path, table: np.ndarray) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, lambda out: np.save(out, table))
+    write_output(path, lambda out: np.save(out, table))
 
 
 LOOKUP_ON_DISK = 1 << 25

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from autoplayer.files import exists
 from autoplayer.games.base import Check, Game, Solved
 from autoplayer.games.nonogram import planner
 from autoplayer.games.nonogram.judge import (
@@ -489,6 +490,6 @@ def make_game(*, templates: str | None = None, profile: str | None = None,
     path = Path(profile).expanduser() if profile is not None else (
         profile_path(key) if key is not None else None)
     rules = None
-    if path is not None and not relearn and path.exists():
+    if path is not None and not relearn and exists(path):
         rules = load_rules(path)  # a file named that does not exist yet gets what is learned
     return NonogramGame(templates, rules=rules, profile=path, window=key)

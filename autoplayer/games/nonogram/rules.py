@@ -156,12 +156,9 @@ def rules_from_json(data: Any, where: str) -> Rules:
 
 
 def load_rules(path: Path) -> Rules:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such profile file") from None
-    except OSError as err:
-        raise UserError(f"{path}: cannot read: {err.strerror}") from None
+    from autoplayer.files import read_text
+
+    text = read_text(path)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:

@@ -2,27 +2,29 @@
 
 `run_solve` and `run_check` do the work and raise `UserError` for anything
 the user can fix; the two `main_*` entry points add the spec's usage message
-and turn those errors into one line on stderr with exit code 2.
+and turn those errors into one line on stderr (`exits.guarded`). A file named
+`-` is standard input where read, standard output where written.
 """
 
 from __future__ import annotations
 
-import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from autoplayer.errors import InputError, UserError
-from autoplayer.files import write_atomically
+from autoplayer.errors import UserError
+from autoplayer.exits import guarded
+from autoplayer.files import is_stdio, read_text, same_file, write_output
 from autoplayer.games.ripple.checker import report
 from autoplayer.games.ripple.drawing import draw
 from autoplayer.games.ripple.formats import format_values, parse_puzzle, parse_solution
 from autoplayer.games.ripple.model import Puzzle
 from autoplayer.games.ripple.solver import solve
 
-SOLVED, NO_SOLUTION, USER_ERROR, INTERRUPTED = 0, 1, 2, 130
-"""Exit codes: solved (unique or not) / solution correct; none / violations; bad input; Ctrl-C."""
+SOLVED, NO_SOLUTION, USER_ERROR = 0, 1, 2
+"""Exit codes: solved (unique or not) / solution correct; none / violations; bad input
+(and, from `exits`, 74 output not written, 130 Ctrl-C)."""
 
 DEFAULT_LIMIT = 100
 """Solutions `--all` lists at most (ambiguous puzzles can have tens of thousands)."""
@@ -35,28 +37,18 @@ SOLVE_USAGE = (
 CHECK_USAGE = "USAGE: ripple-effect-check <puzzle file> [<solution file>]\n"
 
 
-def read_text(path: str | Path) -> str:
-    """A file's text, or an `InputError` saying why it cannot be read."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as err:
-        raise InputError(f"not a text file (byte {err.start} is not UTF-8)", path=path) from None
-    except OSError as err:
-        raise InputError(f"cannot read: {err.strerror or err}", path=path) from None
-
-
 def load_puzzle(path: str | Path) -> Puzzle:
-    return parse_puzzle(read_text(path), path)
+    return parse_puzzle(read_text(path), "standard input" if is_stdio(path) else path)
 
 
 def run_solve(input_path: str, output_path: str, *, list_all: bool = False,
               limit: int = DEFAULT_LIMIT, out: TextIO | None = None) -> int:
     """Solves INPUT, writes the (first) solution to OUTPUT and reports on `out`."""
-    out = out or sys.stdout
+    # With OUTPUT `-` standard output carries the solution alone; the report goes to stderr.
+    out = out or (sys.stderr if is_stdio(output_path) else sys.stdout)
     if limit < 1:
         raise UserError("--limit must be at least 1")
-    if os.path.exists(output_path) and os.path.exists(input_path) \
-            and os.path.samefile(input_path, output_path):
+    if same_file(input_path, output_path):
         raise UserError(f"{output_path} is the input file; the solution would overwrite the puzzle")
     puzzle = load_puzzle(input_path)
     result = solve(puzzle, limit=max(limit, 2) if list_all else 2)
@@ -64,7 +56,7 @@ def run_solve(input_path: str, output_path: str, *, list_all: bool = False,
         print("This puzzle has no solution", file=out)
         return NO_SOLUTION
     first = result.solutions[0]
-    write_atomically(output_path, format_values(first, puzzle.cols))
+    write_output(output_path, format_values(first, puzzle.cols))
     if result.unique:
         out.write(draw(puzzle, first))
         print(f"Solution written to {output_path} (it is unique)", file=out)
@@ -95,25 +87,14 @@ def run_check(puzzle_path: str, solution_path: str | None = None,
     if solution_path is None:
         out.write(draw(puzzle))
         return SOLVED
-    values = parse_solution(read_text(solution_path), puzzle, solution_path)
+    if is_stdio(puzzle_path) and is_stdio(solution_path):
+        raise UserError("the puzzle and the solution cannot both be standard input")
+    shown = "standard input" if is_stdio(solution_path) else solution_path
+    values = parse_solution(read_text(solution_path), puzzle, shown)
     correct, text = report(puzzle, values)
     out.write(draw(puzzle, values))
     out.write(text)
     return SOLVED if correct else NO_SOLUTION
-
-
-def _guarded(prog: str, work: Callable[[], int]) -> int:
-    """Runs a command, turning what the user can act on into one line and an exit code."""
-    try:
-        return work()
-    except UserError as err:
-        print(f"{prog}: error: {err}", file=sys.stderr)
-        return err.exit_code
-    except KeyboardInterrupt:
-        print(f"{prog}: interrupted; nothing written", file=sys.stderr)
-        return INTERRUPTED
-    except BrokenPipeError:
-        return SOLVED
 
 
 def main_solve(argv: Sequence[str] | None = None) -> int:
@@ -136,7 +117,7 @@ def main_solve(argv: Sequence[str] | None = None) -> int:
     if len(files) != 2:
         sys.stderr.write(SOLVE_USAGE)
         return USER_ERROR
-    return _guarded("ripple-effect",
+    return guarded("ripple-effect",
                     lambda: run_solve(files[0], files[1], list_all=list_all, limit=limit))
 
 
@@ -149,5 +130,5 @@ def main_check(argv: Sequence[str] | None = None) -> int:
     if not 1 <= len(args) <= 2:
         sys.stderr.write(CHECK_USAGE)
         return USER_ERROR
-    return _guarded("ripple-effect-check",
+    return guarded("ripple-effect-check",
                     lambda: run_check(args[0], args[1] if len(args) == 2 else None))

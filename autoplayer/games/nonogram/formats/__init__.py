@@ -99,42 +99,37 @@ def is_game_id(text: str) -> bool:
 
 
 def load_puzzle(source: str | Path) -> Puzzle:
-    """A puzzle from a file, or from a Tatham game ID given in place of a file name."""
-    path = Path(source)
-    if not path.exists() and isinstance(source, str) and is_game_id(source):
+    """A puzzle from a file (`-`: standard input), or from a Tatham game ID given in
+    place of a file name."""
+    from autoplayer.files import exists, is_stdio, read_input
+
+    if isinstance(source, str) and not exists(source) and is_game_id(source):
         try:
             return tatham.parse(source)
         except InputError as err:
             shown = source if len(source) <= 40 else source[:37] + "..."
             raise InputError(err.message, path=f"game ID {shown}") from None
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", path=path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a puzzle file", path=path) from None
-    except OSError as err:
-        raise InputError(f"cannot read: {err.strerror}", path=path) from None
+    data = read_input(source)
+    name = "standard input" if is_stdio(source) else source
     try:
         text = common.decode(data)
     except InputError as err:
-        raise err.at(path) from None
-    return parse_puzzle(text, path=path)
+        raise err.at(name) from None
+    return parse_puzzle(text, path=name)
 
 
 def save_puzzle(puzzle: Puzzle, path: str | Path, fmt: str | None = None) -> None:
-    """Write a puzzle atomically (temp file + rename): on failure the old file is untouched."""
-    path = Path(path)
+    """Write a puzzle where `path` points (`files.write_output`: atomic for a file; `-` is
+    standard output, in the native format unless `fmt` names another)."""
+    from autoplayer.files import is_stdio, write_output  # here: `solve` never writes without --out
+
     if fmt is None:
-        fmt = format_for_extension(path)
+        fmt = "native" if is_stdio(path) else format_for_extension(path)
         if fmt is None:
             names = ", ".join(f"{ext} ({f})" for ext, f in _BY_EXTENSION.items())
             raise UserError(f"{path}: cannot tell the format from the extension; use one of "
                             f"{names} or name the format")
-    text = format_puzzle(puzzle, fmt)
-    from autoplayer.files import write_atomically  # here: `solve` without --out never writes
-
-    write_atomically(path, text)
+    write_output(path, format_puzzle(puzzle, fmt))
 
 
 def _get(name: str) -> Format:

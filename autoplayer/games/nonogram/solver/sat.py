@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from autoplayer.games.nonogram.solver.line import Clue, block_starts
 from autoplayer.games.nonogram.solver.propagate import Board
@@ -124,7 +125,7 @@ def sat_solutions(
                 if deadline is not None and time.monotonic() > deadline:
                     return found, False
                 solver.conf_budget(_CONFLICT_SLICE)
-                status = solver.solve_limited()
+                status = _solve_slice(solver)
             if not status:
                 return found, True
             model = solver.get_model()
@@ -136,3 +137,16 @@ def sat_solutions(
             found.append(solution)
             solver.add_clause([-v if v in true else v for v in unknown])
     return found, False
+
+
+def _solve_slice(solver: Any) -> bool | None:
+    """One slice of the search. The native solver turns Ctrl-C into its own error;
+    it is turned back into `KeyboardInterrupt` so the command stops as on any Ctrl-C."""
+    import pysolvers  # pysat's native module
+
+    try:
+        return solver.solve_limited()
+    except pysolvers.error as err:
+        if "keyboard interrupt" in str(err).lower():
+            raise KeyboardInterrupt from None
+        raise
