@@ -13,14 +13,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from autoplayer.errors import UserError
-from autoplayer.exits import guarded
+from autoplayer.errors import InputError, UserError
+from autoplayer.exits import guarded, say
 from autoplayer.files import is_stdio, read_text, same_file, write_output
 from autoplayer.games.ripple.checker import report
 from autoplayer.games.ripple.drawing import draw
 from autoplayer.games.ripple.formats import format_values, parse_puzzle, parse_solution
 from autoplayer.games.ripple.model import Puzzle
 from autoplayer.games.ripple.solver import solve
+from autoplayer.limits import whole_number
 
 SOLVED, NO_SOLUTION, USER_ERROR = 0, 1, 2
 """Exit codes: solved (unique or not) / solution correct; none / violations; bad input
@@ -35,6 +36,12 @@ SOLVE_USAGE = (
     f"  --all      list every solution (at most N, default {DEFAULT_LIMIT})\n"
 )
 CHECK_USAGE = "USAGE: ripple-effect-check <puzzle file> [<solution file>]\n"
+SOLVE_USAGE_LINE = ("USAGE: ripple-effect <input file> <output file> "
+                    "(or --all [--limit=N] first; -h for more)\n")
+"""The usage error: one line, as every error is; -h gives the whole of SOLVE_USAGE."""
+
+MOST_LISTED = 10_000
+"""The largest --limit: every listed solution is held in memory and drawn."""
 
 
 def load_puzzle(path: str | Path) -> Puzzle:
@@ -46,8 +53,8 @@ def run_solve(input_path: str, output_path: str, *, list_all: bool = False,
     """Solves INPUT, writes the (first) solution to OUTPUT and reports on `out`."""
     # With OUTPUT `-` standard output carries the solution alone; the report goes to stderr.
     out = out or (sys.stderr if is_stdio(output_path) else sys.stdout)
-    if limit < 1:
-        raise UserError("--limit must be at least 1")
+    if not 1 <= limit <= MOST_LISTED:
+        raise UserError(f"--limit={limit} is outside 1..{MOST_LISTED}")
     if same_file(input_path, output_path):
         raise UserError(f"{output_path} is the input file; the solution would overwrite the puzzle")
     puzzle = load_puzzle(input_path)
@@ -107,15 +114,20 @@ def main_solve(argv: Sequence[str] | None = None) -> int:
     for arg in args:
         if arg == "--all":
             list_all = True
-        elif arg.startswith("--limit=") and arg.removeprefix("--limit=").isdigit():
-            limit = int(arg.removeprefix("--limit="))
+        elif arg.startswith("--limit="):
+            try:
+                limit = whole_number(arg.removeprefix("--limit="), MOST_LISTED, "--limit",
+                                     least=1)
+            except InputError as err:
+                say("ripple-effect", err.message)
+                return USER_ERROR
         elif arg.startswith("-") and arg != "-":
-            sys.stderr.write(SOLVE_USAGE)
+            sys.stderr.write(SOLVE_USAGE_LINE)
             return USER_ERROR
         else:
             files.append(arg)
     if len(files) != 2:
-        sys.stderr.write(SOLVE_USAGE)
+        sys.stderr.write(SOLVE_USAGE_LINE)
         return USER_ERROR
     return guarded("ripple-effect",
                     lambda: run_solve(files[0], files[1], list_all=list_all, limit=limit))
