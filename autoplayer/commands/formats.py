@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from autoplayer.errors import UserError
+from autoplayer.errors import UserError, printable
 from autoplayer.files import same_file
 
 FORMAT_NAMES = ("native", "non", "webpbn", "tatham", "nin")
@@ -123,7 +123,7 @@ def run_check(args: argparse.Namespace) -> int:
             continue
         wrong = first_disagreement(puzzle, grid)
         if wrong is not None:
-            print(f"{args.file}: {name} is wrong: {wrong}")
+            print(f"{printable(args.file)}: {name} is wrong: {wrong}")
             return EXIT_WRONG
         if name == "grid" and (grid == UNKNOWN).any():
             verdicts.append("every line's known cells fit its clue")
@@ -131,5 +131,5 @@ def run_check(args: argparse.Namespace) -> int:
             verdicts.append(f"the {name} satisfies every clue")
     if not verdicts:
         verdicts.append("no solution or grid to check")
-    print(f"{args.file}: ok: valid {size} puzzle; {'; '.join(verdicts)}")
+    print(f"{printable(args.file)}: ok: valid {size} puzzle; {'; '.join(verdicts)}")
     return EXIT_OK

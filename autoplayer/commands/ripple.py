@@ -10,7 +10,7 @@ import argparse
 import re
 import sys
 
-from autoplayer.errors import UserError
+from autoplayer.errors import UserError, printable
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -46,7 +46,7 @@ def _generate(args: argparse.Namespace) -> int:
     if args.output and not is_stdio(args.output):
         write_output(args.output, text)
         sys.stdout.write(draw(puzzle))
-        print(f"Puzzle written to {args.output}")
+        print(f"Puzzle written to {printable(args.output)}")
     else:
         sys.stdout.write(text)
     if args.solution:

@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from autoplayer.errors import UserError
+from autoplayer.errors import UserError, printable
 from autoplayer.files import is_stdio, same_file
 
 if TYPE_CHECKING:
@@ -131,9 +131,9 @@ def run(args: argparse.Namespace) -> int:
             note = {"multiple": " (the first of several solutions)",
                     "timeout": " (a solution not proven unique)"}.get(verdict, "")
             if not is_stdio(out):
-                print(f"autoplayer solve: wrote {out}{note}", file=sys.stderr)
+                print(f"autoplayer solve: wrote {printable(out)}{note}", file=sys.stderr)
         else:
-            print(f"autoplayer solve: no solution, {out} not written", file=sys.stderr)
+            print(f"autoplayer solve: no solution, {printable(out)} not written", file=sys.stderr)
     return _EXIT[verdict]
 
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from autoplayer.errors import InputError, UserError
+from autoplayer.errors import InputError, UserError, printable
 from autoplayer.exits import guarded, say
 from autoplayer.files import is_stdio, read_text, same_file, write_output
 from autoplayer.games.ripple.checker import report
@@ -64,25 +64,26 @@ def run_solve(input_path: str, output_path: str, *, list_all: bool = False,
         return NO_SOLUTION
     first = result.solutions[0]
     write_output(output_path, format_values(first, puzzle.cols))
+    where = "standard output" if is_stdio(output_path) else printable(output_path)
     if result.unique:
         out.write(draw(puzzle, first))
-        print(f"Solution written to {output_path} (it is unique)", file=out)
+        print(f"Solution written to {where} (it is unique)", file=out)
         return SOLVED
     if not list_all:
         out.write(draw(puzzle, first))
         print(f"This puzzle has more than one solution; the first one found is written to "
-              f"{output_path} (--all lists them)", file=out)
+              f"{where} (--all lists them)", file=out)
         return SOLVED
     shown = result.solutions[:limit]
     for number, values in enumerate(shown, start=1):
         print(f"Solution {number}:", file=out)
         out.write(draw(puzzle, values))
     if result.complete and len(result.solutions) <= limit:
-        print(f"This puzzle has {len(shown)} solutions; the first is written to {output_path}",
+        print(f"This puzzle has {len(shown)} solutions; the first is written to {where}",
               file=out)
     else:
         print(f"This puzzle has more than {len(shown)} solutions (listing stopped at "
-              f"--limit={limit}); the first is written to {output_path}", file=out)
+              f"--limit={limit}); the first is written to {where}", file=out)
     return SOLVED
 
 
