@@ -27,7 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from functools import cache
-from itertools import pairwise
+from itertools import islice, pairwise
 
 import numpy as np
 
@@ -189,10 +189,17 @@ def count_grids(
         keys = np.empty(plan.max_group if unique else 1, dtype=np.int64)
         return count_groups(plan.width, plan.height, lo, hi, unique, *plan.args, keys)
 
+    # Batches are handed out a few at a time: a million queued futures would hold
+    # gigabytes, and Ctrl-C then waits only for the batches running (about a second).
+    queue = iter(batch_list)
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="count")
+    pending: set[Future] = set()
     try:
-        pending: set[Future] = {pool.submit(run, lo, hi) for lo, hi in batch_list}
-        while pending:
+        while True:
+            room = 2 * jobs - len(pending)
+            pending |= {pool.submit(run, lo, hi) for lo, hi in islice(queue, room)}
+            if not pending:
+                break
             finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
             for future in finished:
                 g, s, u = future.result()
