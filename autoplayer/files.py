@@ -112,7 +112,7 @@ def read_text(path: str | Path, *, limit: int = MAX_INPUT_BYTES) -> str:
 def _read_bounded(source: BinaryIO, name: str, limit: int, *, regular: bool) -> bytes:
     data = source.read(limit + 1)
     if len(data) > limit:
-        kind = "" if regular else "; not a regular file, it did not end"
+        kind = "" if regular else " (not a regular file: read stopped there)"
         raise InputError(f"larger than the {_size(limit)} input limit{kind}", path=name)
     return data
 

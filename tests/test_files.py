@@ -133,8 +133,8 @@ def test_dash_is_standard_output_and_standard_input(capfdbinary, monkeypatch):
 
 
 def test_reads_are_bounded_and_name_the_file(tmp_path):
-    with pytest.raises(InputError, match=r"^/dev/zero: larger than the 1 MiB input limit; "
-                                         "not a regular file"):
+    with pytest.raises(InputError, match=r"^/dev/zero: larger than the 1 MiB input limit "
+                                         r"\(not a regular file"):
         files.read_input("/dev/zero", limit=1024 * 1024)
     big = tmp_path / "big.txt"
     big.write_bytes(b"1" * 101)
