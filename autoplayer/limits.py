@@ -40,10 +40,11 @@ def whole_number(text: str, most: int, what: str, *, line: int | None = None,
     digits = text.strip()
     if not digits.isascii() or not digits.isdigit():
         raise InputError(f"{what} {shown(digits)!r} is not a whole number", line=line)
-    if len(digits.lstrip("0")) > MAX_DIGITS:
-        raise InputError(f"{what} has {len(digits)} digits; it must be {least}..{most}",
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > MAX_DIGITS:
+        raise InputError(f"{what} has {len(significant)} digits; it must be {least}..{most}",
                          line=line)
-    value = int(digits)
+    value = int(significant)
     if not least <= value <= most:
         raise InputError(f"{what} {value} is outside {least}..{most}", line=line)
     return value
