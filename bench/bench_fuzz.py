@@ -102,11 +102,12 @@ def command_table(calls, outcomes) -> list[str]:
     per: dict[str, list] = defaultdict(list)
     for outcome in outcomes:
         per[calls[outcome.index].command].append(outcome)
-    rows = ["| command | calls | exit codes | median ms | slowest s | calls failing |",
+    rows = ["| command | calls | exit codes (no exit: raised, hung or died) | median ms | "
+            "slowest s | calls failing |",
             "|---|---|---|---|---|---|"]
     for name in sorted(per):
         mine = per[name]
-        codes = Counter("hang/crash" if o.code is None else o.code for o in mine)
+        codes = Counter("no exit" if o.code is None else o.code for o in mine)
         shown = ", ".join(f"{code}: {n}" for code, n in sorted(codes.items(), key=str))
         times = sorted(o.seconds for o in mine)
         rows.append(f"| {name} | {len(mine)} | {shown} | {times[len(times) // 2] * 1000:.0f} | "

@@ -290,6 +290,9 @@ def _read_call(rng: random.Random, seeds: Sequence[Seed]) -> Call:
         f"; {how}" if how else "")
     argv = ["read", name]
     files: tuple[tuple[str, bytes], ...] = ((name, data),)
+    stdin = b""
+    if rng.random() < 0.05:
+        argv, files, stdin, what = ["read", "-"], (), data, what + "; on stdin"
     outputs: tuple[str, ...] = ()
     if rng.random() < 0.3:
         files += _output(rng, "read.non")
@@ -299,7 +302,8 @@ def _read_call(rng: random.Random, seeds: Sequence[Seed]) -> Call:
         files += _output(rng, "overlay.png")
         argv += ["--overlay", "overlay.png"]
         outputs += ("overlay.png",)
-    return Call("read", tuple(argv), files, (name,), outputs, must_write=True, what=what)
+    return Call("read", tuple(argv), files, (name,), outputs, stdin=stdin, must_write=True,
+                what=what)
 
 
 def _ripple_call(rng: random.Random, command: str, seeds: Sequence[Seed]) -> Call:
@@ -332,11 +336,14 @@ def _ripple_call(rng: random.Random, command: str, seeds: Sequence[Seed]) -> Cal
     if checking:
         return Call(command, (*prefix, name), files, (name,), what=what)
     roll = rng.random()
-    if roll < 0.2:
+    if roll < 0.1:
+        return Call(command, (*prefix, "-", "solution.out"), (), (), ("solution.out",),
+                    stdin=data, must_write=True, what=what + "; on stdin")
+    if roll < 0.25:
         return Call(command, (*prefix, name, "-"), files, (name,), what=what)
     limit = rng.choice((1, 3, 100))
     flags: tuple[str, ...] = ()
-    if roll < 0.35:
+    if roll < 0.4:
         flags = ("--all", f"--limit={limit}") if not prefix else ("--all", "--limit", str(limit))
     return Call(command, (*prefix, *flags, name, "solution.out"),
                 files + _output(rng, "solution.out"), (name,), ("solution.out",),
