@@ -43,6 +43,8 @@ class FifteenFlash:
         self.phases: list[str] = []
         """'highlight' and 'lowlight', in the order they first showed."""
         self.background: np.ndarray | None = None
+        self.moved = False
+        """Some cell probe left the background (a tile slid): the watch was looking."""
         self.error: BaseException | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -99,7 +101,10 @@ class FifteenFlash:
                                          f"background at rest: {first.tolist()}")
                 self._ready.set()
                 while not self._stop.is_set():
-                    phase = self._phase(self._probes(screen, disp))
+                    probes = self._probes(screen, disp)
+                    self.moved |= bool(
+                        np.abs(probes - self.background).sum(axis=1).max() > APART)
+                    phase = self._phase(probes)
                     if phase is not None and phase not in self.phases:
                         self.phases.append(phase)
                         if len(self.phases) == 2:

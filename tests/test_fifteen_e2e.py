@@ -31,6 +31,7 @@ from desktop import (
     solved_state,
     tatham_game,
     user_grabs_the_mouse,
+    xdotool,
 )
 from fifteen_flash import FifteenFlash
 
@@ -127,6 +128,28 @@ def test_autoplayer_play_window_fifteen(xserver: Xvfb) -> None:
     assert after > 1.6 * before
     report = json.loads(done.stdout)
     assert report["game"] == "fifteen" and report["wrong"] == 0
+
+
+@needs_fifteen
+def test_the_flash_watch_sees_no_flash_while_tiles_slide_short_of_the_goal(
+        xserver: Xvfb) -> None:
+    """The judge above is no rubber stamp: slides that leave the board unfinished (clicks
+    along the gap's row and column) show it tiles moving, and no flash."""
+    from autoplayer.games.fifteen.game import FifteenGame
+
+    with tatham(xserver, generate("3x3#11")) as source:
+        start = FifteenGame().read(source.grab())
+        grid, at = start.shown.grid, source.window.rect
+        with flash_watch(xserver, source, start) as watch:
+            for r, c in ((0, 1), (2, 1), (1, 0), (1, 2), (0, 2), (2, 0)):
+                (x0, x1), (y0, y1) = grid.xs[c], grid.ys[r]
+                xdotool(xserver.display, "mousemove", str(at.x + (x0 + x1) // 2),
+                        str(at.y + (y0 + y1) // 2), "click", "1", "sleep", "0.2")
+            flashed = watch.wait(0.5)
+        end = FifteenGame().read(source.grab())
+    assert watch.moved, "the watch never saw a tile move"
+    assert not end.shown.board.is_solved()
+    assert not flashed, watch.phases
 
 
 @needs_fifteen
