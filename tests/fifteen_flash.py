@@ -5,8 +5,8 @@ after its Solve menu): for 2 x 0.13 s it redraws every tile's face and the gap
 in its highlight colour, then in its lowlight colour, instead of the background.
 A watcher that sees both phases needs no trust in the bot or its reader. The
 tiles' places come from the first look at the board; what counts is only the
-colour at a point inside each cell, clear of the number, sampled a few hundred
-times a second.
+colour at a point inside each cell, clear of the number, sampled about a hundred
+times a second (each phase lasts 0.13 s).
 """
 
 from __future__ import annotations
