@@ -2,11 +2,12 @@
 
 Two real games: Debian's `sgt-fifteen` (GTK; boards from its own generator,
 several seeds) and the bundled page in Chromium. The verdicts are the games'
-own: Tatham's status bar gains its "COMPLETED! " prefix (its text is measured,
-not read: the ink of "COMPLETED! Moves: N" is about twice as wide as that of
-"Moves: 0", while an unfinished game's "Moves: N" is barely wider), and a fresh
-capture after the game has settled reads as the goal; the page reports its own
-solved flag and every click it took to its server.
+own: Tatham's completion flash, which it shows only when its own move logic
+finds every tile home (never after its Solve menu), watched from outside
+(tests/fifteen_flash.py), and its status bar gaining its "COMPLETED! " prefix
+(measured, not read: the ink of "COMPLETED! Moves: N" is about twice as wide as
+that of "Moves: 0", while an unfinished game's "Moves: N" is barely wider); the
+page reports its own solved flag and every click it took to its server.
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ from desktop import (
     solved_state,
     tatham_game,
     user_grabs_the_mouse,
+    xdotool,
 )
+from fifteen_flash import FifteenFlash
 
 from autoplayer.games.nonogram.pattern.session import generate as tatham_generate
 from autoplayer.screen.xvfb import Xvfb
@@ -60,12 +63,23 @@ def status_ink_width(pixels: np.ndarray, board_bottom: int) -> int:
     return int(cols[-1] - cols[0] + 1) if cols.size else 0
 
 
-def settled_reading(source: Any, game: Any) -> Any:
-    """A reading of the window once it has stopped changing (the completion flash is over)."""
+def settled_status(source: Any, board_bottom: int) -> int:
+    """The status bar's ink width once the window has stopped changing (the flash is over
+    and the status shows the new state)."""
     from autoplayer.commands.play import wait_until_still
 
-    time.sleep(0.4)
-    return game.read(wait_until_still(source))
+    time.sleep(0.3)
+    return status_ink_width(wait_until_still(source).pixels, board_bottom)
+
+
+@contextmanager
+def flash_watch(xserver: Xvfb, source: Any, start: Any) -> Iterator[FifteenFlash]:
+    """Watches the window for Fifteen's completion flash while the block runs."""
+    watch = FifteenFlash(xserver.display, source.window.id, start.shown.grid).start()
+    try:
+        yield watch
+    finally:
+        watch.stop()
 
 
 @needs_fifteen
@@ -80,13 +94,16 @@ def test_plays_tathams_fifteen_to_completed(xserver: Xvfb, params: str) -> None:
         game = FifteenGame(solver="fast")
         start = game.read(first)
         assert start.shown.board.spec() == game_id  # the reader saw the generator's board
-        before = status_ink_width(first.pixels, start.shown.rect.bottom)
-        report = play(game, source, time_budget=120)
-        end = settled_reading(source, FifteenGame())
-        after = status_ink_width(source.grab().pixels, end.shown.rect.bottom)
-    assert report.check is not None and report.check.wrong == 0
-    assert end.unreadable is None and end.shown.board.is_solved()
+        bottom = start.shown.rect.bottom
+        before = status_ink_width(first.pixels, bottom)
+        with flash_watch(xserver, source, start) as watch:
+            report = play(game, source, time_budget=120)
+            flashed = watch.wait(5)
+        after = settled_status(source, bottom)
+    assert flashed, f"Fifteen did not flash completed (saw {watch.phases}); the bot said " \
+                    f"{report.lines()}"
     assert after > 1.6 * before, "the status bar does not show COMPLETED!"
+    assert report.check is not None and report.check.wrong == 0
     # One click per run of slides along a line: fewer clicks than tiles moved.
     assert 0 < report.gestures < report.units_changed
 
@@ -97,17 +114,42 @@ def test_autoplayer_play_window_fifteen(xserver: Xvfb) -> None:
     from autoplayer.games.fifteen.game import FifteenGame
 
     with tatham(xserver, generate("4x4#15")) as source:
-        start = FifteenGame().read(source.grab())
-        before = status_ink_width(source.grab().pixels, start.shown.rect.bottom)
-        done = run_autoplayer(xserver.display, "play", "--window", "Fifteen", "--profile",
-                              "fast", "--json")
-        end = settled_reading(source, FifteenGame())
-        after = status_ink_width(source.grab().pixels, end.shown.rect.bottom)
+        first = source.grab()
+        start = FifteenGame().read(first)
+        bottom = start.shown.rect.bottom
+        before = status_ink_width(first.pixels, bottom)
+        with flash_watch(xserver, source, start) as watch:
+            done = run_autoplayer(xserver.display, "play", "--window", "Fifteen", "--profile",
+                                  "fast", "--json")
+            flashed = watch.wait(5)
+        after = settled_status(source, bottom)
     assert done.returncode == 0, done.stderr
+    assert flashed, f"Fifteen did not flash completed (saw {watch.phases}): {done.stdout}"
+    assert after > 1.6 * before
     report = json.loads(done.stdout)
     assert report["game"] == "fifteen" and report["wrong"] == 0
-    assert end.shown.board.is_solved()
-    assert after > 1.6 * before
+
+
+@needs_fifteen
+def test_the_flash_watch_sees_no_flash_while_tiles_slide_short_of_the_goal(
+        xserver: Xvfb) -> None:
+    """The judge above is no rubber stamp: slides that leave the board unfinished (clicks
+    along the gap's row and column) show it tiles moving, and no flash."""
+    from autoplayer.games.fifteen.game import FifteenGame
+
+    with tatham(xserver, generate("3x3#11")) as source:
+        start = FifteenGame().read(source.grab())
+        grid, at = start.shown.grid, source.window.rect
+        with flash_watch(xserver, source, start) as watch:
+            for r, c in ((0, 1), (2, 1), (1, 0), (1, 2), (0, 2), (2, 0)):
+                (x0, x1), (y0, y1) = grid.xs[c], grid.ys[r]
+                xdotool(xserver.display, "mousemove", str(at.x + (x0 + x1) // 2),
+                        str(at.y + (y0 + y1) // 2), "click", "1", "sleep", "0.2")
+            flashed = watch.wait(0.5)
+        end = FifteenGame().read(source.grab())
+    assert watch.moved, "the watch never saw a tile move"
+    assert not end.shown.board.is_solved()
+    assert not flashed, watch.phases
 
 
 @needs_fifteen

@@ -150,15 +150,25 @@ def test_entered_light_serif_digits_read_after_input(server: Any) -> None:
     again = game.read(Frame(full), first)
     assert again.unreadable is None, again.unreadable
     assert again.shown.entered == entered
-    # The 1 at row 3 column 2 alone, among the rest: no fallbacks, no misread.
-    some = tuple(v if i != 8 else 0 for i, v in enumerate(entered))
+    # The 1 at row 3 column 2 the only entered 1 among the rest, no fallbacks: read
+    # exactly, or refused for that glyph alone (naming its cell); never misread.
+    lone = 2 * 8 + 1
+    assert entered[lone] == 1
+    some = tuple(0 if v == 1 and i != lone else v for i, v in enumerate(entered))
+    where = f"ripple seed 145, {SERIF_LIGHT}, entered {some}"
     pixels, _, _ = _shoot(server, size=(8, 8), seed=145, values=values_param(some),
                           **SERIF_LIGHT)
     try:
         shown = read_ripple(pixels, previous=first.shown)
-    except UnreadableDigits:
+    except UnreadableDigits as refused:
+        cell = first.shown.lattice.cell(lone)
+        assert "row 3 column 2" in str(refused) and refused.region is not None, \
+            f"{where}: refused for another cell: {refused}"
+        x, y, w, h = refused.region
+        assert (cell.x - 2 <= x and x + w <= cell.x + cell.w + 2 and cell.y - 2 <= y
+                and y + h <= cell.y + cell.h + 2), f"{where}: {refused} is not in {cell}"
         return
-    assert shown.entered == some
+    assert shown.entered == some, f"{where}: read {shown.entered}"
 
 
 @pytest.mark.parametrize(("border", "why"), [

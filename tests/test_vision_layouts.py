@@ -6,8 +6,9 @@ exactly like grid cells, and put a heading and a status line next to the board.
 Fixed cases each reproduce a failure seen on a third-party game and must read
 exactly; the property test draws random combinations (skins, themes, sizes
 5x5-30x30, cells 12-40 px) and requires every clue read exactly or a refusal
-(exit 2 material), never a wrong reading that validates. Its seed is printed on
-failure; set LAYOUT_SEED to replay one.
+(exit 2 material), never a wrong reading that validates, and most draws read
+exactly (a reader refusing everything fails). Its seed is printed with every
+draw and failure; AUTOPLAYER_SEED=N (or LAYOUT_SEED=N) replays a run.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ import random
 import numpy as np
 import pytest
 from desktop import needs_chromium
+from draws import Draws, run_seed
 from pages import shoot_board
 
-from autoplayer.errors import InputError
 from autoplayer.games.nonogram.reader import read_nonogram
 from autoplayer.vision.templates import every_template_set
 
@@ -101,8 +102,13 @@ def test_heading_is_shown_as_ignored(server):
     assert all(box.y >= top.bottom for box in numbers_above)
 
 
-SEED = int(os.environ.get("LAYOUT_SEED", random.SystemRandom().randrange(1 << 30)))
-DRAWS = 10
+SEED = int(os.environ.get("LAYOUT_SEED") or run_seed())
+DRAWS = 14
+EXACT_FLOOR = 9
+"""Of the DRAWS, the least that must read exactly. Measured on 200 draws (20 seeds): 185
+exact, 15 refused, none wrong, never fewer than 8 of 10 exact; at that 7.5 % refusal rate
+a run falls below 9 of 14 once in 3,000 (once in 260 at 12 %), while a reader refusing
+half the draws fails four runs in five."""
 
 
 def _draw(rng: random.Random) -> tuple[dict, tuple[int, int], int]:
@@ -125,21 +131,18 @@ def _draw(rng: random.Random) -> tuple[dict, tuple[int, int], int]:
     return params, size, cell
 
 
-@pytest.mark.parametrize("draw", range(DRAWS))
-def test_random_layouts_read_exactly_or_refuse(server, draw):
-    rng = random.Random(SEED * 1000 + draw)
-    params, size, cell = _draw(rng)
-    where = f"LAYOUT_SEED={SEED} draw {draw}: {params} size={size} cell={cell}"
-    session = f"random-layout-{draw}"
-    image = _shoot(server, session, size, cell, **params)
-    puzzle = server.puzzle(session)
-    try:
-        reading = read_nonogram(image, fallbacks=every_template_set())
-    except InputError as refused:  # a refusal is an allowed outcome; a wrong reading is not
-        print(f"{where}: refused: {refused}")
-        return
-    assert (reading.puzzle.rows, reading.puzzle.columns) == (puzzle.rows, puzzle.columns), \
-        f"{where}: a wrong reading validated"
+def test_random_layouts_read_exactly_or_refuse(server):
+    tally = Draws(SEED, EXACT_FLOOR)
+    for draw in range(DRAWS):
+        params, size, cell = _draw(random.Random(SEED * 1000 + draw))
+        with tally.draw(f"draw {draw}: {params} size={size} cell={cell}") as judge:
+            session = f"random-layout-{draw}"
+            image = _shoot(server, session, size, cell, **params)
+            puzzle = server.puzzle(session)
+            reading = read_nonogram(image, fallbacks=every_template_set())
+            judge((reading.puzzle.rows, reading.puzzle.columns) == (puzzle.rows,
+                                                                    puzzle.columns))
+    tally.check()
 
 
 def test_one_box_wide_row_clues_boxed_like_grid_cells(server):

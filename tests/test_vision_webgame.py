@@ -21,7 +21,8 @@ Appearance options (`font=`, `weight=`, `texture=`; the bars skin draws one bar 
 line with single-space numbers, as KDE's Picmi does): every font on every texture
 read exactly at the sizes a person reads easily, and random combinations of skin,
 appearance, theme, cell size and board, drawn afresh each run (the seed is printed;
-AUTOPLAYER_SEED=N repeats a run), each read exactly or refused, never read wrong.
+AUTOPLAYER_SEED=N repeats a run), each read exactly or refused, never read wrong, and
+most of them read exactly.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import itertools
 import numpy as np
 import pytest
 from desktop import needs_chromium
+from draws import Draws, run_seed
 from pages import shoot_board
 
 from autoplayer.games.nonogram.reader import read_nonogram
@@ -242,16 +244,13 @@ def test_reads_bars_in_every_font_and_texture(server, font, texture, theme, cell
     assert (reading.puzzle.rows, reading.puzzle.columns) == (puzzle.rows, puzzle.columns)
 
 
-def _run_seed() -> int:
-    import os
-    import random
-
-    given = os.environ.get("AUTOPLAYER_SEED")
-    return int(given) if given else random.SystemRandom().randrange(1 << 30)
-
-
-RUN_SEED = _run_seed()
-RANDOM_LOOKS = 16
+RUN_SEED = run_seed()
+RANDOM_LOOKS = 24
+EXACT_FLOOR = 14
+"""Of the RANDOM_LOOKS, the least that must read exactly. Measured on 480 looks (20 seeds
+of 24): 407 exact, 73 refused (clues that do not add up), none wrong, never fewer than
+18 of 24 exact; at that 15 % refusal rate a run falls below 14 of 24 once in 3,000 (once
+in 120 at 22 %), while a reader refusing half the looks fails three runs in four."""
 
 
 def _random_look(rng: np.random.Generator) -> dict:
@@ -267,21 +266,18 @@ def _random_look(rng: np.random.Generator) -> dict:
     return look
 
 
-@pytest.mark.parametrize("draw", range(RANDOM_LOOKS))
-def test_random_looks_read_exactly_or_refused(server, draw):
+def test_random_looks_read_exactly_or_refused(server):
     """Never a wrong reading that validates: a misread must end in a refusal."""
-    from autoplayer.errors import InputError
-
-    look = _random_look(np.random.default_rng([RUN_SEED, draw]))
-    why = f"AUTOPLAYER_SEED={RUN_SEED} draw {draw}: {look}"
-    print(why)
-    session = f"random-{RUN_SEED}-{draw}"
-    params = {k: v for k, v in look.items() if k not in ("size", "cell")}
-    image = _shoot(server, session, look["size"], look["cell"], **params)
-    puzzle = server.puzzle(session)
-    try:
-        reading = read_nonogram(image)
-    except InputError:
-        return  # refused: allowed
-    assert (reading.grid.width, reading.grid.height) == (puzzle.width, puzzle.height), why
-    assert (reading.puzzle.rows, reading.puzzle.columns) == (puzzle.rows, puzzle.columns), why
+    tally = Draws(RUN_SEED, EXACT_FLOOR)
+    for draw in range(RANDOM_LOOKS):
+        look = _random_look(np.random.default_rng([RUN_SEED, draw]))
+        with tally.draw(f"draw {draw}: {look}") as judge:
+            session = f"random-{RUN_SEED}-{draw}"
+            params = {k: v for k, v in look.items() if k not in ("size", "cell")}
+            image = _shoot(server, session, look["size"], look["cell"], **params)
+            puzzle = server.puzzle(session)
+            reading = read_nonogram(image)
+            judge((reading.grid.width, reading.grid.height, reading.puzzle.rows,
+                   reading.puzzle.columns)
+                  == (puzzle.width, puzzle.height, puzzle.rows, puzzle.columns))
+    tally.check()
