@@ -12,15 +12,36 @@ When propagation stalls, the search branches on an undecided cell with the
 fewest values (MRV) and keeps going after the first solution until it finds a
 second one or runs out, which proves the answer unique. Published puzzles are
 built for deduction, so most need no branching at all.
+
+Memory is bounded by the board, whatever its rooms: a domain has at most
+`MAX_ROOM` + 1 values (a room larger than `MAX_ROOM`, which only the largest may
+be, is solved through its free values, see `_Board`), the cached elimination
+lists stop growing at `PEER_CACHE`, and the search keeps one copy of the
+domains per level of its path, at most one level per cell (a 100x100 board:
+80 KB a level, under 1 GB in all; real searches stay a few levels deep).
 """
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from autoplayer.errors import InputError
 from autoplayer.games.ripple.model import EMPTY, Puzzle
+
+MAX_ROOM = 64
+"""Every room but the largest has at most this many cells (published puzzles stay
+under 20), so a value that two rooms can hold is at most 64 and a domain is a small
+bitmask. The largest room may be of any size the board allows."""
+
+MAX_LISTED = 1000
+"""The most solutions a command may ask for (`--limit`): each is a whole grid in memory."""
+
+PEER_CACHE = 4_000_000
+"""Cells kept in the cached elimination lists (32 MB of pointers); past it, lists
+are built on each use instead, so a long search on a large board cannot grow them."""
 
 
 @dataclass(frozen=True)
@@ -38,43 +59,90 @@ class SolveResult:
         return self.complete and len(self.solutions) == 1
 
 
+def _where(puzzle: Puzzle, room: int) -> str:
+    r, c = divmod(puzzle.room_cells[room][0], puzzle.cols)
+    return f"({r + 1},{c + 1})"
+
+
 class _Board:
-    """What stays fixed during a search: rooms, neighbourhoods and elimination lists."""
+    """What stays fixed during a search: rooms, neighbourhoods and elimination lists.
+
+    A room larger than `MAX_ROOM` is the board's single largest room; the values
+    above the second-largest room's size occur in it alone, so no rule ties them
+    to any other cell and any order of them among its remaining cells is a
+    solution. They are searched as one value, free (`self.free`), which ripples
+    nowhere and may fill many cells; each solution of that search stands for
+    every arrangement of the free values (`_Search.expand`).
+    """
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
         self.rooms = list(puzzle.rooms)
         self.room_cells = [list(c) for c in puzzle.room_cells]
-        self.full = [(1 << (len(c) + 1)) - 2 for c in self.room_cells]
+        sizes = [len(c) for c in self.room_cells]
+        largest = max(range(len(sizes)), key=sizes.__getitem__, default=-1)
+        self.big = largest if largest >= 0 and sizes[largest] > MAX_ROOM else -1
+        """The room with free values, or -1."""
+        self.in_big = bytearray(len(self.rooms))
+        if self.big < 0:
+            self.top = max(sizes, default=0)
+            """The largest value that is not free."""
+            self.full = [(1 << (n + 1)) - 2 for n in sizes]
+        else:
+            others = [n for room, n in enumerate(sizes) if room != largest]
+            self.top = max(others, default=0)
+            if self.top > MAX_ROOM:
+                second = next(room for room, n in enumerate(sizes)
+                              if n == self.top and room != largest)
+                raise InputError(
+                    f"the rooms at {_where(puzzle, largest)} and {_where(puzzle, second)} have "
+                    f"{sizes[largest]} and {self.top} cells; the solver takes one room of any "
+                    f"size and every other of at most {MAX_ROOM} cells")
+            self.full = [(1 << (min(n, self.top + 1) + 1)) - 2 for n in sizes]
+            for cell in self.room_cells[largest]:
+                self.in_big[cell] = 1
+        self.free = self.top + 1 if self.big >= 0 else -1
+        """The value standing for every free value (bit `top + 1`), or -1."""
         self.size = list(puzzle.room_size)
-        self.stride = puzzle.max_value + 1
+        self.stride = self.top + 2
         self._peers: list[list[int] | None] = [None] * (len(self.rooms) * self.stride)
+        self._cached = 0
         self.conflict = -1
         """The room where propagation last ran into a contradiction."""
 
     def peers(self, cell: int, value: int) -> list[int]:
-        """Cells that cannot hold `value` once `cell` does (built on first use)."""
+        """Cells that cannot hold `value` once `cell` does (built on first use).
+
+        The big room's cells are left out of their own lists (they are many);
+        `propagate` goes through that room itself.
+        """
         key = cell * self.stride + value
         found = self._peers[key]
         if found is not None:
             return found
-        puzzle, size = self.puzzle, self.size
-        cols, rows = puzzle.cols, puzzle.rows
-        r, c = divmod(cell, cols)
-        out = [j for j in self.room_cells[self.rooms[cell]] if j != cell]
-        for d in range(1, value + 1):
-            for rr, cc in ((r - d, c), (r + d, c), (r, c - d), (r, c + d)):
-                if 0 <= rr < rows and 0 <= cc < cols:
-                    j = rr * cols + cc
-                    if size[j] >= value and self.rooms[j] != self.rooms[cell]:
-                        out.append(j)
-        self._peers[key] = out
+        rooms = self.rooms
+        room = rooms[cell]
+        out = [j for j in self.room_cells[room] if j != cell] if room != self.big else []
+        if room != self.big or value != self.free:
+            puzzle, size = self.puzzle, self.size
+            cols, rows = puzzle.cols, puzzle.rows
+            r, c = divmod(cell, cols)
+            for d in range(1, min(value, max(rows, cols)) + 1):
+                for rr, cc in ((r - d, c), (r + d, c), (r, c - d), (r, c + d)):
+                    if 0 <= rr < rows and 0 <= cc < cols:
+                        j = rr * cols + cc
+                        if size[j] >= value and rooms[j] != room:
+                            out.append(j)
+        if self._cached + len(out) <= PEER_CACHE:
+            self._cached += len(out) + 1
+            self._peers[key] = out
         return out
 
     def initial(self, givens: Sequence[int],
                 allowed: Sequence[int] | None = None) -> list[int] | None:
         """Domains after propagating the givens, or None if they contradict each other.
 
+        `givens` are as `_Search` passes them (free values as `self.free`).
         `allowed` (bitmasks per cell) narrows the domains first: the generator
         fills a band of rows under values already placed above it.
         """
@@ -84,7 +152,7 @@ class _Board:
         queue = []
         for cell, value in enumerate(givens):
             if value != EMPTY:
-                bit = 1 << value
+                bit = 1 << value if value < self.stride else 0
                 if not domains[cell] & bit:
                     self.conflict = self.rooms[cell]
                     return None
@@ -101,7 +169,8 @@ class _Board:
     def propagate(self, dom: list[int], queue: list[int], dirty: list[int]) -> bool:
         """Applies the three rules in place until a fixpoint; False on a contradiction."""
         rooms, room_cells, full, peers = self.rooms, self.room_cells, self.full, self.peers
-        stride, cache = self.stride, self._peers
+        stride, cache, in_big, free, big = \
+            self.stride, self._peers, self.in_big, self.free, self.big
         flagged = bytearray(len(room_cells))
         for room in dirty:
             flagged[room] = 1
@@ -110,8 +179,13 @@ class _Board:
                 cell = queue.pop()
                 d = dom[cell]
                 keep = ~d
-                found = cache[cell * stride + d.bit_length() - 1]
-                for j in found if found is not None else peers(cell, d.bit_length() - 1):
+                value = d.bit_length() - 1
+                found = cache[cell * stride + value]
+                if found is None:
+                    found = peers(cell, value)
+                if in_big[cell] and value != free:
+                    found = found + [j for j in room_cells[rooms[cell]] if j != cell]
+                for j in found:
                     dj = dom[j]
                     if dj & d:
                         dj &= keep
@@ -154,6 +228,11 @@ class _Board:
                             self.conflict = room
                             return False
                 if queue:
+                    if room == big:
+                        # Singles placed here may leave another value no cell; elsewhere a
+                        # cell would empty, but the big room's cells can all turn free.
+                        flagged[room] = 1
+                        dirty.append(room)
                     break
 
 
@@ -167,7 +246,8 @@ def solve(
     """Up to `limit` solutions; with the default 2, `unique` tells whether there is one.
 
     `rng` shuffles the order values are tried in (the generator uses it to
-    fill an empty grid at random); `max_nodes` bounds the search.
+    fill an empty grid at random); `max_nodes` bounds the search. A board with
+    two rooms larger than `MAX_ROOM` is refused (`InputError`).
     """
     return RoomSolver(puzzle).solve(puzzle.givens, limit, rng=rng, max_nodes=max_nodes)
 
@@ -184,7 +264,7 @@ class RoomSolver:
 
     def solve(self, givens: Sequence[int], limit: int = 2, *,
               rng: random.Random | None = None, max_nodes: int | None = None) -> SolveResult:
-        return _search(self._board, givens, limit, rng, max_nodes, None, None)
+        return _Search(self._board, givens, rng, None).run(limit, max_nodes)
 
 
 def fill_or_blame(
@@ -192,64 +272,100 @@ def fill_or_blame(
 ) -> tuple[tuple[int, ...] | None, int]:
     """A random solution, or None and the room most often at fault while searching.
 
-    `allowed` optionally limits each cell's values (bitmask, bit v = value v).
+    `allowed` optionally limits each cell's values (bitmask, bit v = value v);
+    every room must have at most `MAX_ROOM` cells.
     """
     board = _Board(puzzle)
+    if board.big >= 0:
+        raise ValueError(f"fill_or_blame takes rooms of at most {MAX_ROOM} cells")
     blame: dict[int, int] = {}
-    found = _search(board, puzzle.givens, 1, rng, max_nodes, blame, allowed)
+    found = _Search(board, puzzle.givens, rng, blame).run(1, max_nodes, allowed)
     if found.solutions:
         return found.solutions[0], -1
     return None, max(blame, key=lambda room: (blame[room], -room))
 
 
-def _search(
-    board: _Board,
-    givens: Sequence[int],
-    limit: int,
-    rng: random.Random | None,
-    max_nodes: int | None,
-    blame: dict[int, int] | None,
-    allowed: Sequence[int] | None,
-) -> SolveResult:
-    start = board.initial(givens, allowed)
-    if start is None:
-        if blame is not None:
-            blame[board.conflict] = 1
-        return SolveResult((), True, 1)
-    solutions: list[tuple[int, ...]] = []
-    # A frame is (domains, cell, bit): try `bit` in `cell` on a copy of the domains.
-    stack: list[tuple[list[int], int, int]] = [(start, -1, 0)]
-    nodes = 0
-    while stack:
-        if max_nodes is not None and nodes >= max_nodes:
-            return SolveResult(tuple(solutions), False, nodes)
-        parent, cell, bit = stack.pop()
-        nodes += 1
-        if cell < 0:
-            dom = parent
-        else:
-            dom = parent.copy()
-            dom[cell] = bit
-            if not board.propagate(dom, [cell], [board.rooms[cell]]):
-                if blame is not None:
-                    blame[board.conflict] = blame.get(board.conflict, 0) + 1
-                continue
-        best, fewest = -1, 1 << 30
-        for i, d in enumerate(dom):
-            if d & (d - 1):
-                count = d.bit_count()
-                if count < fewest:
-                    best, fewest = i, count
-                    if count == 2:
+class _Search:
+    """One depth-first search over a board's domains for one set of givens."""
+
+    def __init__(self, board: _Board, givens: Sequence[int], rng: random.Random | None,
+                 blame: dict[int, int] | None) -> None:
+        self.board, self.rng, self.blame = board, rng, blame
+        self.givens: list[int] | None = list(givens)
+        self.fixed: dict[int, int] = {}
+        """Cells of the big room given a free value, and that value."""
+        if board.big >= 0:
+            size = len(board.room_cells[board.big])
+            for cell in board.room_cells[board.big]:
+                value = givens[cell]
+                if value > board.top:
+                    if value > size or value in self.fixed.values():
+                        self.givens = None  # out of range or given twice: no solution
                         break
-        if best < 0:
-            solutions.append(tuple(d.bit_length() - 1 for d in dom))
-            if len(solutions) >= limit:
-                return SolveResult(tuple(solutions), not stack, nodes)
-            continue
-        d = dom[best]
-        bits = [1 << v for v in range(d.bit_length()) if d >> v & 1]
-        if rng is not None:
-            rng.shuffle(bits)
-        stack.extend((dom, best, b) for b in reversed(bits))
-    return SolveResult(tuple(solutions), True, nodes)
+                    self.fixed[cell] = value
+                    self.givens[cell] = board.free
+            self.pool = sorted(set(range(board.top + 1, size + 1)) - set(self.fixed.values()))
+
+    def run(self, limit: int, max_nodes: int | None,
+            allowed: Sequence[int] | None = None) -> SolveResult:
+        board, blame = self.board, self.blame
+        dom = None if self.givens is None else board.initial(self.givens, allowed)
+        if dom is None:
+            if blame is not None and board.conflict >= 0:
+                blame[board.conflict] = 1
+            return SolveResult((), True, 1)
+        solutions: list[tuple[int, ...]] = []
+        # A frame is (domains, cell, bit): try `bit` in `cell` on a copy of the domains.
+        stack: list[tuple[list[int], int, int]] = [(dom, -1, 0)]
+        nodes = 0
+        while stack:
+            if max_nodes is not None and nodes >= max_nodes:
+                return SolveResult(tuple(solutions), False, nodes)
+            parent, cell, bit = stack.pop()
+            nodes += 1
+            if cell < 0:
+                dom = parent
+            else:
+                dom = parent.copy()
+                dom[cell] = bit
+                if not board.propagate(dom, [cell], [board.rooms[cell]]):
+                    if blame is not None:
+                        blame[board.conflict] = blame.get(board.conflict, 0) + 1
+                    continue
+            best, fewest = -1, 1 << 30
+            for i, d in enumerate(dom):
+                if d & (d - 1):
+                    count = d.bit_count()
+                    if count < fewest:
+                        best, fewest = i, count
+                        if count == 2:
+                            break
+            if best < 0:
+                want = limit - len(solutions)
+                found = list(itertools.islice(self.expand(dom), want + 1))
+                solutions += found[:want]
+                if len(solutions) >= limit:
+                    return SolveResult(tuple(solutions), len(found) <= want and not stack, nodes)
+                continue
+            d = dom[best]
+            bits = [1 << v for v in range(d.bit_length()) if d >> v & 1]
+            if self.rng is not None:
+                self.rng.shuffle(bits)
+            stack.extend((dom, best, b) for b in reversed(bits))
+        return SolveResult(tuple(solutions), True, nodes)
+
+    def expand(self, dom: Sequence[int]) -> Iterator[tuple[int, ...]]:
+        """The solutions a solved board stands for: every order of the free values."""
+        values = [d.bit_length() - 1 for d in dom]
+        if self.board.big < 0:
+            yield tuple(values)
+            return
+        free = self.board.free
+        open_cells = [cell for cell in self.board.room_cells[self.board.big]
+                      if values[cell] == free and cell not in self.fixed]
+        for cell, value in self.fixed.items():
+            values[cell] = value
+        for order in itertools.permutations(self.pool):
+            for cell, value in zip(open_cells, order, strict=True):
+                values[cell] = value
+            yield tuple(values)
