@@ -207,20 +207,44 @@ def _solve_in_child(path: Path, out: Path, timeout: float = 60) -> subprocess.Co
                  f"raise SystemExit(main_solve([{str(path)!r}, {str(out)!r}]))", timeout)
 
 
-@pytest.mark.parametrize("side", [60, MAX_SIDE])
-def test_a_board_that_is_one_room_is_solved_at_once_and_said_not_unique(tmp_path, side):
+@pytest.mark.parametrize(("side", "full"), [(60, False), (MAX_SIDE, False), (MAX_SIDE, True)])
+def test_a_board_that_is_one_room_is_solved_at_once(tmp_path, side, full):
     """It once grew past 3-4 GB with no answer: in one room each value occurs once, so any
-    order of the values not given is a solution."""
+    order of the values not given is a solution (and a room given in full has one)."""
     givens = [[0] * side for _ in range(side)]
     givens[0][0], givens[side - 1][side - 1], givens[1][0] = 7, side * side, 1
+    if full:
+        order = [v for v in range(side * side, 0, -1) if v not in (7, side * side, 1)]
+        for cell in range(side * side):
+            r, c = divmod(cell, side)
+            givens[r][c] = givens[r][c] or order.pop()
     text = format_puzzle(Puzzle.build([[5] * side] * side, givens))
     (tmp_path / "p.txt").write_text(text)
     done = _solve_in_child(tmp_path / "p.txt", tmp_path / "o.txt")
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "more than one solution" in done.stdout
+    assert ("(it is unique)" if full else "more than one solution") in done.stdout
     puzzle = parse_puzzle(text)
     values = parse_solution((tmp_path / "o.txt").read_text(), puzzle)
     assert violations(puzzle, values) == []
+
+
+def test_a_big_room_given_in_full_or_but_for_one_cell_is_unique():
+    side = 9                                    # 81 cells: past MAX_ROOM
+    values = [side * side - v for v in range(side * side)]
+    rooms = [[1] * side] * side
+
+    def solved(givens: list[int]) -> solver.SolveResult:
+        return solver.solve(Puzzle.build(rooms, [givens[r * side:(r + 1) * side]
+                                                 for r in range(side)]))
+
+    for blanks in ([], [40]):
+        result = solved([0 if cell in blanks else v for cell, v in enumerate(values)])
+        assert result.unique and result.solutions == (tuple(values),)
+    two = solved([0 if cell in (3, 77) else v for cell, v in enumerate(values)])
+    assert not two.unique and len(two.solutions) == 2 and two.complete
+    assert {s[3] for s in two.solutions} == {values[3], values[77]}
+    assert solved([81, 81] + [0] * 79).solutions == ()     # one value given twice
+    assert solved([82] + [0] * 80).solutions == ()         # a value past the room
 
 
 def test_a_board_past_the_side_limit_is_refused_in_one_line(tmp_path):

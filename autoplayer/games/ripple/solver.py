@@ -80,15 +80,14 @@ class _Board:
         self.rooms = list(puzzle.rooms)
         self.room_cells = [list(c) for c in puzzle.room_cells]
         sizes = [len(c) for c in self.room_cells]
-        largest = max(range(len(sizes)), key=sizes.__getitem__, default=-1)
-        self.big = largest if largest >= 0 and sizes[largest] > MAX_ROOM else -1
+        self.top = max(sizes, default=0)
+        """The largest value that is not free."""
+        self.big = -1
         """The room with free values, or -1."""
-        self.in_big = bytearray(len(self.rooms))
-        if self.big < 0:
-            self.top = max(sizes, default=0)
-            """The largest value that is not free."""
+        if self.top <= MAX_ROOM:
             self.full = [(1 << (n + 1)) - 2 for n in sizes]
         else:
+            largest = self.big = sizes.index(self.top)
             others = [n for room, n in enumerate(sizes) if room != largest]
             self.top = max(others, default=0)
             if self.top > MAX_ROOM:
@@ -99,13 +98,13 @@ class _Board:
                     f"{sizes[largest]} and {self.top} cells; the solver takes one room of any "
                     f"size and every other of at most {MAX_ROOM} cells")
             self.full = [(1 << (min(n, self.top + 1) + 1)) - 2 for n in sizes]
-            for cell in self.room_cells[largest]:
-                self.in_big[cell] = 1
         self.free = self.top + 1 if self.big >= 0 else -1
         """The value standing for every free value (bit `top + 1`), or -1."""
         self.size = list(puzzle.room_size)
         self.stride = self.top + 2
         self._peers: list[list[int] | None] = [None] * (len(self.rooms) * self.stride)
+        self._big_ripple: dict[int, list[int]] = {}
+        """The big room's cells' lists without their room mates."""
         self._cached = 0
         self.conflict = -1
         """The room where propagation last ran into a contradiction."""
@@ -113,8 +112,8 @@ class _Board:
     def peers(self, cell: int, value: int) -> list[int]:
         """Cells that cannot hold `value` once `cell` does (built on first use).
 
-        The big room's cells are left out of their own lists (they are many);
-        `propagate` goes through that room itself.
+        A big room's cell gets its room mates afresh every time (they are many,
+        and it is asked at most `top` times a search level); the rest is kept.
         """
         key = cell * self.stride + value
         found = self._peers[key]
@@ -122,21 +121,30 @@ class _Board:
             return found
         rooms = self.rooms
         room = rooms[cell]
-        out = [j for j in self.room_cells[room] if j != cell] if room != self.big else []
-        if room != self.big or value != self.free:
-            puzzle, size = self.puzzle, self.size
-            cols, rows = puzzle.cols, puzzle.rows
-            r, c = divmod(cell, cols)
-            for d in range(1, min(value, max(rows, cols)) + 1):
-                for rr, cc in ((r - d, c), (r + d, c), (r, c - d), (r, c + d)):
-                    if 0 <= rr < rows and 0 <= cc < cols:
-                        j = rr * cols + cc
-                        if size[j] >= value and rooms[j] != room:
-                            out.append(j)
-        if self._cached + len(out) <= PEER_CACHE:
+        in_big = room == self.big
+        if in_big:
+            if value == self.free:
+                self._peers[key] = []
+                return []
+            out = self._big_ripple.get(key)
+            if out is not None:
+                return out + [j for j in self.room_cells[room] if j != cell]
+            out = []
+        else:
+            out = [j for j in self.room_cells[room] if j != cell]
+        puzzle, size = self.puzzle, self.size
+        cols, rows = puzzle.cols, puzzle.rows
+        r, c = divmod(cell, cols)
+        for d in range(1, value + 1):
+            for rr, cc in ((r - d, c), (r + d, c), (r, c - d), (r, c + d)):
+                if 0 <= rr < rows and 0 <= cc < cols:
+                    j = rr * cols + cc
+                    if size[j] >= value and rooms[j] != room:
+                        out.append(j)
+        if self._cached < PEER_CACHE:
             self._cached += len(out) + 1
-            self._peers[key] = out
-        return out
+            (self._big_ripple if in_big else self._peers)[key] = out
+        return out + [j for j in self.room_cells[room] if j != cell] if in_big else out
 
     def initial(self, givens: Sequence[int],
                 allowed: Sequence[int] | None = None) -> list[int] | None:
@@ -152,7 +160,7 @@ class _Board:
         queue = []
         for cell, value in enumerate(givens):
             if value != EMPTY:
-                bit = 1 << value if value < self.stride else 0
+                bit = 1 << value if 0 < value < self.stride else 0
                 if not domains[cell] & bit:
                     self.conflict = self.rooms[cell]
                     return None
@@ -169,8 +177,7 @@ class _Board:
     def propagate(self, dom: list[int], queue: list[int], dirty: list[int]) -> bool:
         """Applies the three rules in place until a fixpoint; False on a contradiction."""
         rooms, room_cells, full, peers = self.rooms, self.room_cells, self.full, self.peers
-        stride, cache, in_big, free, big = \
-            self.stride, self._peers, self.in_big, self.free, self.big
+        stride, cache, big = self.stride, self._peers, self.big
         flagged = bytearray(len(room_cells))
         for room in dirty:
             flagged[room] = 1
@@ -179,13 +186,8 @@ class _Board:
                 cell = queue.pop()
                 d = dom[cell]
                 keep = ~d
-                value = d.bit_length() - 1
-                found = cache[cell * stride + value]
-                if found is None:
-                    found = peers(cell, value)
-                if in_big[cell] and value != free:
-                    found = found + [j for j in room_cells[rooms[cell]] if j != cell]
-                for j in found:
+                found = cache[cell * stride + d.bit_length() - 1]
+                for j in found if found is not None else peers(cell, d.bit_length() - 1):
                     dj = dom[j]
                     if dj & d:
                         dj &= keep
@@ -291,20 +293,31 @@ class _Search:
     def __init__(self, board: _Board, givens: Sequence[int], rng: random.Random | None,
                  blame: dict[int, int] | None) -> None:
         self.board, self.rng, self.blame = board, rng, blame
-        self.givens: list[int] | None = list(givens)
+        self.givens: Sequence[int] | None = givens
+        """The givens as the board takes them (a free value as `board.free`); None when
+        they already break the Room Rule."""
         self.fixed: dict[int, int] = {}
         """Cells of the big room given a free value, and that value."""
+        self.pool: list[int] = []
+        """The free values no cell is given, for the big room's other free cells."""
         if board.big >= 0:
-            size = len(board.room_cells[board.big])
-            for cell in board.room_cells[board.big]:
-                value = givens[cell]
-                if value > board.top:
-                    if value > size or value in self.fixed.values():
-                        self.givens = None  # out of range or given twice: no solution
-                        break
-                    self.fixed[cell] = value
-                    self.givens[cell] = board.free
-            self.pool = sorted(set(range(board.top + 1, size + 1)) - set(self.fixed.values()))
+            self._free_givens(givens)
+
+    def _free_givens(self, givens: Sequence[int]) -> None:
+        board = self.board
+        size = len(board.room_cells[board.big])
+        reduced, given = list(givens), set()
+        for cell in board.room_cells[board.big]:
+            value = givens[cell]
+            if value > board.top:
+                if value > size or value in given:
+                    self.givens = None
+                    return
+                given.add(value)
+                self.fixed[cell] = value
+                reduced[cell] = board.free
+        self.givens = reduced
+        self.pool = [v for v in range(board.top + 1, size + 1) if v not in given]
 
     def run(self, limit: int, max_nodes: int | None,
             allowed: Sequence[int] | None = None) -> SolveResult:
@@ -342,7 +355,8 @@ class _Search:
                             break
             if best < 0:
                 want = limit - len(solutions)
-                found = list(itertools.islice(self.expand(dom), want + 1))
+                found = [tuple(d.bit_length() - 1 for d in dom)] if board.big < 0 else \
+                    list(itertools.islice(self.expand(dom), want + 1))
                 solutions += found[:want]
                 if len(solutions) >= limit:
                     return SolveResult(tuple(solutions), len(found) <= want and not stack, nodes)
@@ -355,11 +369,9 @@ class _Search:
         return SolveResult(tuple(solutions), True, nodes)
 
     def expand(self, dom: Sequence[int]) -> Iterator[tuple[int, ...]]:
-        """The solutions a solved board stands for: every order of the free values."""
+        """The solutions a solved board with a big room stands for: every order of the
+        free values in its cells left free."""
         values = [d.bit_length() - 1 for d in dom]
-        if self.board.big < 0:
-            yield tuple(values)
-            return
         free = self.board.free
         open_cells = [cell for cell in self.board.room_cells[self.board.big]
                       if values[cell] == free and cell not in self.fixed]
