@@ -43,6 +43,9 @@ _BREAKS = re.compile("\r\n?|[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 _LINE = re.compile(r"\S[^\n]*")
 """A line's text from its first non-blank character."""
 _TOKEN = re.compile(r"\S+")
+_SHORT = 4096
+"""A line this long is split whole (it has at most 2,048 entries); a longer one is read
+entry by entry, only as far as `MAX_SIDE` + 1."""
 
 
 @dataclass(frozen=True)
@@ -71,8 +74,11 @@ def split_blocks(text: str, most: int = 3) -> list[Block]:
     for match in _LINE.finditer(text):
         number += text.count("\n", pos, match.start())
         pos = match.start()
-        tokens = tuple(m.group() for m in islice(
-            _TOKEN.finditer(text, match.start(), match.end()), MAX_SIDE + 1))
+        if match.end() - match.start() <= _SHORT:
+            tokens = tuple(match.group().split())
+        else:
+            tokens = tuple(m.group() for m in islice(
+                _TOKEN.finditer(text, match.start(), match.end()), MAX_SIDE + 1))
         if len(tokens) > MAX_SIDE:
             raise InputError(f"row has more than {MAX_SIDE} entries; a board has at most "
                              f"{MAX_SIDE} columns", line=number)
