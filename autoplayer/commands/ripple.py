@@ -12,12 +12,43 @@ import sys
 
 from autoplayer.errors import UserError, printable
 
+GENERATE_MAX_SIDE = 60
+"""The largest board `generate` makes: 60x60 takes it about a minute, and the time grows
+with the fourth power of the side (every given it takes away is proved by a solve)."""
+
+MAX_ROOM_SIZE = 9
+"""The largest room `generate --max-room` may ask for (the room-size odds stop there)."""
+
+
+def _number(text: str, most: int, what: str, least: int = 1) -> int:
+    """An argument as a number of least..most; one argparse line naming the limit."""
+    from autoplayer.limits import whole_number
+
+    try:
+        return whole_number(text, most, what, least=least)
+    except UserError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
 
 def _size(text: str) -> tuple[int, int]:
+    from autoplayer.limits import shown
+
     match = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text)
-    if not match or not all(0 < int(n) <= 200 for n in match.groups()):
-        raise argparse.ArgumentTypeError(f"{text!r} is not ROWSxCOLS (each 1..200), e.g. 10x10")
-    return int(match[1]), int(match[2])
+    if not match:
+        raise argparse.ArgumentTypeError(f"{shown(text)!r} is not ROWSxCOLS, e.g. 10x10")
+    rows = _number(match[1], GENERATE_MAX_SIDE, "the number of rows")
+    cols = _number(match[2], GENERATE_MAX_SIDE, "the number of columns")
+    return rows, cols
+
+
+def _max_room(text: str) -> int:
+    return _number(text, MAX_ROOM_SIZE, "the value")
+
+
+def _limit(text: str) -> int:
+    from autoplayer.games.ripple.solver import MAX_LISTED
+
+    return _number(text, MAX_LISTED, "the value")
 
 
 def _solve(args: argparse.Namespace) -> int:
@@ -39,8 +70,6 @@ def _generate(args: argparse.Namespace) -> int:
     from autoplayer.games.ripple.generator import generate
 
     rows, cols = args.size
-    if not 1 <= args.max_room <= 9:
-        raise UserError("--max-room must be between 1 and 9")
     puzzle, solution = generate(rows, cols, args.seed, max_room=args.max_room)
     text = format_puzzle(puzzle)
     if args.output and not is_stdio(args.output):
@@ -56,6 +85,8 @@ def _generate(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
+    from autoplayer.games.ripple.solver import MAX_LISTED
+
     group = subparsers.add_parser(
         "ripple", help="solve, check and generate Ripple Effect (Hakyuu) puzzles",
         description="Ripple Effect (Hakyuu) puzzle files: solve, check, generate.")
@@ -69,8 +100,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     solve.add_argument("input", metavar="INPUT", help="puzzle file (either layout)")
     solve.add_argument("output", metavar="OUTPUT", help="where to write the solution")
     solve.add_argument("--all", action="store_true", help="list every solution (up to --limit)")
-    solve.add_argument("--limit", type=int, default=100, metavar="N",
-                       help="most solutions --all lists (default 100)")
+    solve.add_argument("--limit", type=_limit, default=100, metavar="N",
+                       help=f"most solutions --all lists (default 100, at most {MAX_LISTED})")
     solve.set_defaults(func=_solve)
 
     check = commands.add_parser(
@@ -85,9 +116,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "generate", help="make a random puzzle with exactly one solution",
         description="Makes a puzzle with a unique solution; the same size and seed always "
                     "give the same puzzle. Prints it in the spec's layout unless -o is given.")
-    gen.add_argument("--size", type=_size, required=True, metavar="RxC", help="e.g. 10x10")
+    gen.add_argument("--size", type=_size, required=True, metavar="RxC",
+                     help=f"e.g. 10x10 (at most {GENERATE_MAX_SIDE}x{GENERATE_MAX_SIDE})")
     gen.add_argument("--seed", default="0", help="any text or number (default 0)")
-    gen.add_argument("--max-room", type=int, default=6, metavar="N",
+    gen.add_argument("--max-room", type=_max_room, default=6, metavar="N",
                      help="largest room to cut at first (default 6; fixing dead ends may "
                           "join rooms a little past it)")
     gen.add_argument("-o", "--output", metavar="FILE", help="write the puzzle here")

@@ -3,6 +3,11 @@
 Positions are (row,column), counted from 1. Violations come in three groups,
 each in reading order: givens overwritten, rooms breaking the Room Rule, then
 pairs of cells breaking the Cross Rule (equal values v at distance ≤ v).
+
+The work is bounded by the board, not by the values in it: pairs are found by
+walking from each cell to the next equal value in its row and column, and at
+most `MAX_PAIRS` are listed (a grid of one value can have a million), the rest
+counted in one closing line.
 """
 
 from __future__ import annotations
@@ -12,6 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from autoplayer.games.ripple.model import EMPTY, Puzzle
+
+MAX_PAIRS = 10_000
+"""Cross-rule pairs listed at most (30,000 lines); a wrong grid of a real puzzle has fewer."""
 
 
 def _position(cell: int, cols: int) -> str:
@@ -69,7 +77,18 @@ class CrossRule:
         ]
 
 
-Violation = GivenChanged | RoomRule | CrossRule
+@dataclass(frozen=True)
+class MorePairs:
+    """The cross-rule pairs past `MAX_PAIRS`, counted but not listed."""
+
+    count: int
+
+    def lines(self, cols: int) -> list[str]:
+        return [f"... and {self.count} more pairs of cells violate cross rule "
+                f"(the first {MAX_PAIRS} are listed)"]
+
+
+Violation = GivenChanged | RoomRule | CrossRule | MorePairs
 
 
 def violations(puzzle: Puzzle, values: Sequence[int]) -> list[Violation]:
@@ -87,17 +106,50 @@ def violations(puzzle: Puzzle, values: Sequence[int]) -> list[Violation]:
         wild = tuple(sorted(v for v in counts if not 1 <= v <= size))
         if missing or duplicate or wild:
             found.append(RoomRule(cells, missing, duplicate, wild))
-    cross: list[CrossRule] = []
+    cross, total = _cross_pairs(puzzle, values)
+    more = [MorePairs(total - len(cross))] if total > len(cross) else []
+    return found + cross + more
+
+
+def _cross_pairs(puzzle: Puzzle, values: Sequence[int]) -> tuple[list[CrossRule], int]:
+    """The first `MAX_PAIRS` cross-rule pairs in report order, and how many there are."""
     rows, cols = puzzle.rows, puzzle.cols
+    lines = [range(r * cols, (r + 1) * cols) for r in range(rows)]
+    lines += [range(c, rows * cols, cols) for c in range(cols)]
+    # The next cell along the row [0] and down the column [1] with the same value.
+    after = [[-1] * (rows * cols), [-1] * (rows * cols)]
+    total = 0
+    for number, line in enumerate(lines):
+        nexts, seen = after[number >= rows], {}
+        for cell in reversed(line):
+            nexts[cell] = seen.get(values[cell], -1)
+            seen[values[cell]] = cell
+        total += _close_pairs([values[cell] for cell in line])
+    listed: list[CrossRule] = []
     for cell, value in enumerate(values):
-        r, c = divmod(cell, cols)
-        for d in range(1, value + 1):
-            if c + d < cols and values[cell + d] == value:
-                cross.append(CrossRule(cell, cell + d, value, d))
-            if r + d < rows and values[cell + d * cols] == value:
-                cross.append(CrossRule(cell, cell + d * cols, value, d))
-    cross.sort(key=lambda v: (v.first, v.second))
-    return found + cross
+        for nexts, step in ((after[0], 1), (after[1], cols)):
+            other = nexts[cell]
+            while other >= 0 and (other - cell) // step <= value and len(listed) < MAX_PAIRS:
+                listed.append(CrossRule(cell, other, value, (other - cell) // step))
+                other = nexts[other]
+        if len(listed) >= MAX_PAIRS:
+            break
+    return listed, total
+
+
+def _close_pairs(line: Sequence[int]) -> int:
+    """Pairs of equal values v at most v apart along one row or column."""
+    where: dict[int, list[int]] = {}
+    for place, value in enumerate(line):
+        where.setdefault(value, []).append(place)
+    count = 0
+    for value, places in where.items():
+        first = 0
+        for j, place in enumerate(places):
+            while first < j and place - places[first] > value:
+                first += 1
+            count += j - first
+    return count
 
 
 def report(puzzle: Puzzle, values: Sequence[int]) -> tuple[bool, str]:

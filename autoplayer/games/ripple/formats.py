@@ -12,19 +12,40 @@ The grid holding a dash is the values; without dashes, a grid of zeros is. A
 fully given puzzle has neither, so both orders are tried, the spec's first.
 Solutions are R lines of values; a complete puzzle file in either layout is
 accepted too (the grid whose rooms match the puzzle's is taken as the rooms).
+
+Every number is read through `limits.whole_number`: a room number has at most
+nine digits, a value is at most `MAX_VALUE` (and a puzzle's given at most its
+room's size; a solution's larger value is the checker's to report), and a grid
+has at most `MAX_SIDE` rows and columns. Reading stops at the first line past a
+limit, so no file makes it slow.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 from autoplayer.errors import InputError
-from autoplayer.games.ripple.model import EMPTY, Puzzle, room_parts
+from autoplayer.games.ripple.model import EMPTY, MAX_SIDE, MAX_VALUE, Puzzle, room_parts
+from autoplayer.limits import shown, whole_number
 
 DASHES = frozenset({"-", "–", "—"})
 """An empty cell; the en and em dash come with text pasted from a PDF."""
+
+MAX_ROOM_ID = 999_999_999
+"""Room numbers are only labels, so any of up to nine digits will do."""
+
+_BREAKS = re.compile("\r\n?|[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+"""Line breaks other than LF, as `str.splitlines` knows them (line numbers agree with it)."""
+_LINE = re.compile(r"\S[^\n]*")
+"""A line's text from its first non-blank character."""
+_TOKEN = re.compile(r"\S+")
+_SHORT = 4096
+"""A line this long is split whole (it has at most 2,048 entries); a longer one is read
+entry by entry, only as far as `MAX_SIDE` + 1."""
 
 
 @dataclass(frozen=True)
@@ -42,50 +63,73 @@ class Block:
         return any(t in tokens for row in self.rows for t in row)
 
 
-def split_blocks(text: str) -> list[Block]:
-    """Runs of non-blank lines, each checked to be a rectangle."""
+def split_blocks(text: str, most: int = 3) -> list[Block]:
+    """Runs of non-blank lines, each checked to be a rectangle of at most `MAX_SIDE` rows
+    and columns; reading stops at the first row of the `most`-th run."""
+    text = _BREAKS.sub("\n", text)
     blocks: list[Block] = []
     lines: list[int] = []
     rows: list[tuple[str, ...]] = []
-    for number, line in enumerate([*text.splitlines(), ""], start=1):
-        tokens = tuple(line.split())
-        if tokens:
-            if rows and len(tokens) != len(rows[0]):
-                raise InputError(
-                    f"row has {len(tokens)} entries but line {lines[0]} has {len(rows[0])}"
-                    " (every row of a grid needs the same number)", line=number)
-            lines.append(number)
-            rows.append(tokens)
-        elif rows:
+    number, pos = 1, 0
+    for match in _LINE.finditer(text):
+        number += text.count("\n", pos, match.start())
+        pos = match.start()
+        if match.end() - match.start() <= _SHORT:
+            tokens = tuple(match.group().split())
+        else:
+            tokens = tuple(m.group() for m in islice(
+                _TOKEN.finditer(text, match.start(), match.end()), MAX_SIDE + 1))
+        if len(tokens) > MAX_SIDE:
+            raise InputError(f"row has more than {MAX_SIDE} entries; a board has at most "
+                             f"{MAX_SIDE} columns", line=number)
+        if rows and number > lines[-1] + 1:
             blocks.append(Block(tuple(lines), tuple(rows)))
             lines, rows = [], []
+        if rows and len(tokens) != len(rows[0]):
+            raise InputError(
+                f"row has {len(tokens)} entries but line {lines[0]} has {len(rows[0])}"
+                " (every row of a grid needs the same number)", line=number)
+        if len(rows) == MAX_SIDE:
+            raise InputError(f"grid has more than {MAX_SIDE} rows; a board has at most "
+                             f"{MAX_SIDE} rows", line=number)
+        lines.append(number)
+        rows.append(tokens)
+        if len(blocks) == most - 1:
+            break
+    if rows:
+        blocks.append(Block(tuple(lines), tuple(rows)))
     return blocks
 
 
-def _number(token: str, line: int, what: str) -> int:
+def _number(token: str, line: int, column: int, what: str, noun: str, most: int,
+            least: int = 0) -> int:
+    """`token` as a number of `least..most`; `what` names it when it is no number at all."""
     if not token.isascii() or not token.isdigit():
-        raise InputError(f"{token!r} is not {what}", line=line)
-    return int(token)
+        raise InputError(f"{shown(token[:64])!r} is not {what}", line=line)
+    return whole_number(token, most, f"column {column}'s {noun}", line=line, least=least)
 
 
 def _room_ids(block: Block) -> list[list[int]]:
-    return [[_number(t, line, "a room number") for t in row]
+    return [[_number(t, line, col, "a room number", "room number", MAX_ROOM_ID)
+             for col, t in enumerate(row, start=1)]
             for line, row in zip(block.lines, block.rows, strict=True)]
 
 
 def _values(block: Block, zero_is_empty: bool) -> list[list[int]]:
+    """Values of a grid, each at most `MAX_VALUE` (its room is checked after)."""
     what = "a value or 0" if zero_is_empty else "a value or '-'"
     grid = []
     for line, row in zip(block.lines, block.rows, strict=True):
         out = []
-        for token in row:
+        for col, token in enumerate(row, start=1):
             if not zero_is_empty and token in DASHES:
                 out.append(EMPTY)
                 continue
-            value = _number(token, line, what)
-            if value == 0 and not zero_is_empty:
+            if not zero_is_empty and token.isascii() and token.isdigit() \
+                    and not token.strip("0"):
                 raise InputError("0 is not a value (an empty cell is '-')", line=line)
-            out.append(value)
+            out.append(_number(token, line, col, what, "value", MAX_VALUE,
+                               least=0 if zero_is_empty else 1))
         grid.append(out)
     return grid
 
@@ -134,7 +178,7 @@ def parse_puzzle(text: str, path: str | Path | None = None) -> Puzzle:
 
 
 def _parse_puzzle(text: str) -> Puzzle:
-    blocks = split_blocks(text)
+    blocks = split_blocks(text, most=3)
     if not blocks:
         raise InputError("no puzzle here: the file is empty")
     if len(blocks) == 1:
@@ -184,7 +228,7 @@ def _partition(block: Block) -> tuple[int, ...] | None:
 
 
 def _parse_solution(text: str, puzzle: Puzzle) -> tuple[int, ...]:
-    blocks = split_blocks(text)
+    blocks = split_blocks(text, most=3)
     if not blocks:
         raise InputError("no solution here: the file is empty")
     if len(blocks) > 2:
@@ -208,7 +252,7 @@ def _parse_solution(text: str, puzzle: Puzzle) -> tuple[int, ...]:
             if token in DASHES or token == "0":
                 raise InputError(f"column {col} is empty; a solution fills every cell",
                                  line=line)
-            flat.append(_number(token, line, "a value"))
+            flat.append(_number(token, line, col, "a value", "value", MAX_VALUE, least=1))
     return tuple(flat)
 
 

@@ -17,6 +17,14 @@ from functools import cached_property
 EMPTY = 0
 """A cell with no given value."""
 
+MAX_SIDE = 100
+"""A board has at most this many rows and columns: published puzzles reach 30x45 and
+`generate` makes at most 60x60, and so the solver's memory (a copy of the board per
+search level, at most one level per cell) stays under 1 GB."""
+
+MAX_VALUE = MAX_SIDE * MAX_SIDE
+"""No room, so no value, is larger than the largest board."""
+
 Grid = tuple[tuple[int, ...], ...]
 """Values row by row, `EMPTY` where unknown."""
 
