@@ -20,7 +20,7 @@ from autoplayer.games.ripple.checker import report
 from autoplayer.games.ripple.drawing import draw
 from autoplayer.games.ripple.formats import format_values, parse_puzzle, parse_solution
 from autoplayer.games.ripple.model import Puzzle
-from autoplayer.games.ripple.solver import solve
+from autoplayer.games.ripple.solver import MAX_LISTED, solve
 from autoplayer.limits import whole_number
 
 SOLVED, NO_SOLUTION, USER_ERROR = 0, 1, 2
@@ -40,8 +40,6 @@ SOLVE_USAGE_LINE = ("USAGE: ripple-effect <input file> <output file> "
                     "(or --all [--limit=N] first; -h for more)\n")
 """The usage error: one line, as every error is; -h gives the whole of SOLVE_USAGE."""
 
-MOST_LISTED = 10_000
-"""The largest --limit: every listed solution is held in memory and drawn."""
 
 
 def load_puzzle(path: str | Path) -> Puzzle:
@@ -53,12 +51,15 @@ def run_solve(input_path: str, output_path: str, *, list_all: bool = False,
     """Solves INPUT, writes the (first) solution to OUTPUT and reports on `out`."""
     # With OUTPUT `-` standard output carries the solution alone; the report goes to stderr.
     out = out or (sys.stderr if is_stdio(output_path) else sys.stdout)
-    if not 1 <= limit <= MOST_LISTED:
-        raise UserError(f"--limit={limit} is outside 1..{MOST_LISTED}")
+    if not 1 <= limit <= MAX_LISTED:
+        raise UserError(f"--limit={limit} is outside 1..{MAX_LISTED}")
     if same_file(input_path, output_path):
         raise UserError(f"{output_path} is the input file; the solution would overwrite the puzzle")
     puzzle = load_puzzle(input_path)
-    result = solve(puzzle, limit=max(limit, 2) if list_all else 2)
+    try:
+        result = solve(puzzle, limit=max(limit, 2) if list_all else 2)
+    except InputError as err:  # rooms too large to search: the puzzle's fault
+        raise err.at(input_path) from None
     if not result.solutions:
         print("This puzzle has no solution", file=out)
         return NO_SOLUTION
@@ -117,7 +118,7 @@ def main_solve(argv: Sequence[str] | None = None) -> int:
             list_all = True
         elif arg.startswith("--limit="):
             try:
-                limit = whole_number(arg.removeprefix("--limit="), MOST_LISTED, "--limit",
+                limit = whole_number(arg.removeprefix("--limit="), MAX_LISTED, "--limit",
                                      least=1)
             except InputError as err:
                 say("ripple-effect", err.message)
