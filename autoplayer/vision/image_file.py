@@ -1,0 +1,107 @@
+"""Screenshot files: the size the header declares is checked before a pixel is decoded.
+
+A PNG of a few hundred bytes can declare 20000x20000 pixels: decoding it would take a
+gigabyte and many seconds, and Pillow itself prints a warning or raises its own error
+past its limit. So the header's size is checked against `limits.MAX_IMAGE_PIXELS` and
+`limits.MIN_IMAGE_SIDE` first, with Pillow's own check off, and what is decoded is any
+common screenshot format in any mode (palette, greyscale, 16-bit, alpha, CMYK, the first
+frame of an animation) made plain 8-bit RGB. Every failure is one `InputError` naming
+the file.
+"""
+
+from __future__ import annotations
+
+import struct
+import warnings
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from autoplayer.errors import InputError
+from autoplayer.limits import MAX_IMAGE_PIXELS, MIN_IMAGE_SIDE, shown
+
+if TYPE_CHECKING:
+    import numpy as np
+    from PIL import Image
+
+FORMATS = ("PNG", "JPEG", "BMP", "GIF", "TIFF", "WEBP", "PPM")
+"""Formats a screenshot comes in; no others are tried (some of Pillow's run helpers)."""
+
+_BROKEN = (OSError, ValueError, EOFError, SyntaxError, IndexError, struct.error, zlib.error)
+"""What Pillow's decoders raise on a truncated or corrupt file (beyond the header)."""
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """The picture in an image file as an H×W×3 uint8 RGB array, or an `InputError`."""
+    import numpy as np
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with _quiet_pillow(), Image.open(path, formats=FORMATS) as im:
+            check_size(im.size)
+            return np.ascontiguousarray(_rgb(im))
+    except InputError as err:
+        raise err.at(path) from None
+    except FileNotFoundError:
+        raise InputError("no such file", path=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not an image", path=path) from None
+    except UnidentifiedImageError:
+        raise InputError(f"not an image in a format read here ({', '.join(FORMATS)})",
+                         path=path) from None
+    except _BROKEN as err:
+        if isinstance(err, OSError) and err.errno is not None:  # the file, not its content
+            raise InputError(f"cannot read: {err.strerror}", path=path) from None
+        raise InputError(f"cannot decode the image: {_reason(err)}", path=path) from None
+
+
+def check_size(size: tuple[int, int]) -> None:
+    """Refuse a picture too large to decode or too small to hold a board, by its header."""
+    width, height = size
+    if width * height > MAX_IMAGE_PIXELS:
+        raise InputError(f"the image is {width}x{height}, {width * height:,} pixels; at most "
+                         f"{MAX_IMAGE_PIXELS:,} are read")
+    if min(width, height) < MIN_IMAGE_SIDE:
+        raise InputError(f"the image is {width}x{height} pixels; a screenshot of a board is "
+                         f"at least {MIN_IMAGE_SIDE}x{MIN_IMAGE_SIDE}")
+
+
+@contextmanager
+def _quiet_pillow() -> Iterator[None]:
+    """Pillow's own size limit off (ours is lower and checked first, with the size in the
+    message) and its warnings unprinted: what they warn of is handled or refused here."""
+    from PIL import Image
+
+    before = Image.MAX_IMAGE_PIXELS
+    Image.MAX_IMAGE_PIXELS = None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        Image.MAX_IMAGE_PIXELS = before
+
+
+def _rgb(im: Image.Image) -> np.ndarray:
+    """The first frame as 8-bit RGB: deep greys scaled down, transparency over white."""
+    import numpy as np
+    from PIL import Image
+
+    if im.mode in ("I", "I;16", "I;16B", "I;16L", "I;16N", "F"):
+        grey = np.asarray(im, dtype=np.float64)
+        top = 1.0 if im.mode == "F" and grey.max(initial=0) <= 1.0 else \
+            255.0 if grey.max(initial=0) <= 255 else 65535.0
+        grey = np.clip(np.nan_to_num(grey) * (255.0 / top), 0, 255).astype(np.uint8)
+        return np.repeat(grey[..., None], 3, axis=2)
+    if "A" in im.mode or "transparency" in im.info:
+        rgba = im.convert("RGBA")
+        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return np.asarray(Image.alpha_composite(white, rgba).convert("RGB"))
+    return np.asarray(im.convert("RGB"))
+
+
+def _reason(err: BaseException) -> str:
+    lines = str(err).strip().splitlines()
+    return shown(lines[0], 80) if lines else err.__class__.__name__
