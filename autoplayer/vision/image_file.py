@@ -26,8 +26,10 @@ if TYPE_CHECKING:
     import numpy as np
     from PIL import Image
 
-FORMATS = ("PNG", "JPEG", "BMP", "GIF", "TIFF", "WEBP", "PPM")
-"""Formats a screenshot comes in; no others are tried (some of Pillow's run helpers)."""
+FORMATS = ("PNG", "JPEG", "BMP", "GIF", "WEBP", "PPM")
+"""Formats a screenshot comes in; no others are tried. Some of Pillow's run helper
+programs (EPS); TIFF's library writes its complaints about a damaged file straight to
+the terminal, past any message of ours."""
 
 _BROKEN = (OSError, ValueError, EOFError, SyntaxError, IndexError, struct.error, zlib.error)
 """What Pillow's decoders raise on a truncated or corrupt file (beyond the header)."""
@@ -89,16 +91,18 @@ def _rgb(im: Image.Image) -> np.ndarray:
     import numpy as np
     from PIL import Image
 
-    if im.mode in ("I", "I;16", "I;16B", "I;16L", "I;16N", "F"):
-        grey = np.asarray(im, dtype=np.float64)
-        top = 1.0 if im.mode == "F" and grey.max(initial=0) <= 1.0 else \
-            255.0 if grey.max(initial=0) <= 255 else 65535.0
-        grey = np.clip(np.nan_to_num(grey) * (255.0 / top), 0, 255).astype(np.uint8)
+    if im.mode.startswith("I"):  # 16-bit PNG and PGM greys; 8-bit data in 16 bits stays
+        grey = np.asarray(im, dtype=np.float32)
+        top = 255.0 if grey.max(initial=0) <= 255 else 65535.0
+        grey = np.clip(grey * (255.0 / top), 0, 255).astype(np.uint8)
         return np.repeat(grey[..., None], 3, axis=2)
+    if im.mode == "RGB":  # most screenshots: no converted copy (an 8K one is 130 MB)
+        return np.asarray(im)
     if "A" in im.mode or "transparency" in im.info:
-        rgba = im.convert("RGBA")
-        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-        return np.asarray(Image.alpha_composite(white, rgba).convert("RGB"))
+        rgba = im if im.mode == "RGBA" else im.convert("RGBA")
+        page = Image.new("RGB", rgba.size, (255, 255, 255))
+        page.paste(rgba, (0, 0), rgba.getchannel("A"))
+        return np.asarray(page)
     return np.asarray(im.convert("RGB"))
 
 
