@@ -316,3 +316,45 @@ def test_a_template_name_too_long_for_a_file_name_is_one_line(capsys, tmp_path):
     picture = _save(tmp_path / "shot.png", Image.new("RGB", (40, 40), "white"))
     err = refused(capsys, ["read", str(picture), "--templates", "x" * 300])
     assert "File name too long" in err, err
+
+
+def test_a_picture_on_standard_input_is_read(capsys, monkeypatch, tmp_path):
+    import io
+    import sys
+
+    path = _save(tmp_path / "page.png", Image.new("RGB", (40, 30), "white"))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
+    err = refused(capsys, ["read", "-"])
+    assert err == ("autoplayer: error: - [region x=0 y=0 w=40 h=30]: no grid of square "
+                   "cells found\n")
+
+
+def test_an_endless_pipe_or_device_is_refused_at_the_byte_limit(capsys):
+    """Pillow reads a stream it cannot seek to its end: `read <(yes)` was killed for want
+    of memory. Now a stream is read to MAX_INPUT_BYTES and no further."""
+    import threading
+
+    from autoplayer.limits import MAX_INPUT_BYTES
+
+    read_end, write_end = os.pipe()
+
+    def endless() -> None:
+        try:
+            while True:
+                os.write(write_end, b"y\n" * 65536)
+        except BrokenPipeError:
+            pass
+        finally:
+            os.close(write_end)
+
+    writer = threading.Thread(target=endless, daemon=True)
+    writer.start()
+    try:
+        err = refused(capsys, ["read", f"/dev/fd/{read_end}"])
+    finally:
+        os.close(read_end)
+    writer.join(5)
+    assert err.endswith(f": more than {MAX_INPUT_BYTES:,} bytes from a pipe or device; save "
+                        "the picture to a file\n"), err
+    if Path("/dev/zero").exists():
+        assert "more than" in refused(capsys, ["read", "/dev/zero"])

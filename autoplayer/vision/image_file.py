@@ -11,24 +11,28 @@ the file.
 
 from __future__ import annotations
 
+import io
+import os
+import stat
 import struct
+import sys
 import warnings
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from autoplayer.errors import InputError
-from autoplayer.limits import MAX_IMAGE_PIXELS, MIN_IMAGE_SIDE, shown
+from autoplayer.limits import MAX_IMAGE_PIXELS, MAX_INPUT_BYTES, MIN_IMAGE_SIDE, shown
 
 if TYPE_CHECKING:
     import numpy as np
     from PIL import Image
 
 FORMATS = ("PNG", "JPEG", "BMP", "GIF", "WEBP", "PPM")
-"""Formats a screenshot comes in; no others are tried. Some of Pillow's run helper
-programs (EPS); TIFF's library writes its complaints about a damaged file straight to
+"""Formats a screenshot comes in; no others are tried: Pillow's EPS reader runs
+Ghostscript, and TIFF's library writes its complaints about a damaged file straight to
 the terminal, past any message of ours."""
 
 _BROKEN = (OSError, ValueError, EOFError, SyntaxError, IndexError, struct.error, zlib.error)
@@ -41,7 +45,7 @@ def load_image(path: str | Path) -> np.ndarray:
     from PIL import Image, UnidentifiedImageError
 
     try:
-        with _quiet_pillow(), Image.open(path, formats=FORMATS) as im:
+        with _quiet_pillow(), Image.open(_source(path), formats=FORMATS) as im:
             check_size(im.size)
             return np.ascontiguousarray(_rgb(im))
     except InputError as err:
@@ -57,6 +61,27 @@ def load_image(path: str | Path) -> np.ndarray:
         if isinstance(err, OSError) and err.errno is not None:  # the file, not its content
             raise InputError(f"cannot read: {err.strerror}", path=path) from None
         raise InputError(f"cannot decode the image: {_reason(err)}", path=path) from None
+
+
+def _source(path: str | Path) -> str | Path | io.BytesIO:
+    """What Pillow opens: a regular file by name (read lazily, its header first); standard
+    input (`-`), a pipe or a device read whole first, as Pillow would (it must seek), but
+    at most `MAX_INPUT_BYTES` of it: an endless pipe would otherwise fill the memory."""
+    if str(path) == "-":
+        return _bounded(sys.stdin.buffer)
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):  # a directory: opening it says so
+        return path
+    with open(path, "rb") as stream:
+        return _bounded(stream)
+
+
+def _bounded(stream: BinaryIO) -> io.BytesIO:
+    data = stream.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(f"more than {MAX_INPUT_BYTES:,} bytes from a pipe or device; save "
+                         "the picture to a file")
+    return io.BytesIO(data)
 
 
 def check_size(size: tuple[int, int]) -> None:
