@@ -11,6 +11,11 @@ import sys
 import time
 from typing import TextIO
 
+from autoplayer.errors import UserError
+
+MAX_JOBS = 256
+"""Threads beyond the CPUs only share them; past this many they cost memory (a stack
+each) and gain nothing on any machine the count could finish on."""
 BAR_WIDTH = 30
 PLAIN_EVERY = 10.0
 """Seconds between progress lines when stderr is not a terminal (a log, CI)."""
@@ -28,31 +33,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Prints `key value` lines: size, grids, line-solvable, unique, seconds."
         ),
     )
-    parser.add_argument("rows", type=int, metavar="N", help="rows (0..8)")
-    parser.add_argument(
-        "columns", type=int, nargs="?", metavar="M", help="columns (0..8; default N)"
-    )
+    parser.add_argument("rows", metavar="N", help="rows (0..8)")
+    parser.add_argument("columns", nargs="?", metavar="M", help="columns (0..8; default N)")
     parser.add_argument(
         "--unique", action="store_true",
         help="also count clue sets with exactly one solution (OEIS A242876 for squares)",
     )
     parser.add_argument(
-        "--jobs", type=int, metavar="J", help="threads to count on (default: the CPU count)"
-    )
+        "--jobs", metavar="J",
+        help=f"threads to count on, 1..{MAX_JOBS} (default: the CPUs this process may use)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from autoplayer.games.nonogram.count import check_size, count_grids, default_jobs
+    from autoplayer.commands.options import integer
+    from autoplayer.games.nonogram.count import MAX_SIDE, check_size, count_grids, default_jobs
 
-    columns = args.rows if args.columns is None else args.columns
-    check_size(args.rows, columns)
-    jobs = default_jobs() if args.jobs is None else args.jobs
-    bar = ProgressBar(sys.stderr, f"{args.rows}x{columns}")
+    sides = f"0..{MAX_SIDE}"
+    rows = integer(args.rows, "N", limit=sides)
+    columns = rows if args.columns is None else integer(args.columns, "M", limit=sides)
+    check_size(rows, columns)
+    jobs = default_jobs() if args.jobs is None else integer(args.jobs, "--jobs",
+                                                            limit=f"1..{MAX_JOBS}")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise UserError(f"--jobs must be at least 1 and at most {MAX_JOBS}, not {jobs}")
+    bar = ProgressBar(sys.stderr, f"{rows}x{columns}")
     try:
-        result = count_grids(
-            args.rows, columns, unique=args.unique, jobs=jobs, progress=bar.update
-        )
+        result = count_grids(rows, columns, unique=args.unique, jobs=jobs, progress=bar.update)
     finally:
         bar.close()
     print(f"size {result.rows}x{result.columns}")

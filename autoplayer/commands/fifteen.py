@@ -39,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show = sub.add_parser("show", help="draw a board and give its ID (or the board of an ID)")
     what = show.add_mutually_exclusive_group(required=True)
     what.add_argument("board", nargs="?", help="WxH:t,t,…")
-    what.add_argument("--id", type=int, help="the board with this ID (0 = solved)")
+    what.add_argument("--id", help="the board with this ID (0 = solved)")
     show.add_argument("--size", default="4x4", help="board size for --id (default 4x4)")
     show.set_defaults(func=cmd_show)
 
@@ -50,8 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(any key stops it); q or Esc quits.",
     )
     start = play.add_mutually_exclusive_group()
-    start.add_argument("--id", type=int, help="start from the board with this ID")
-    start.add_argument("--seed", type=int, help="a random board chosen by this seed")
+    start.add_argument("--id", help="start from the board with this ID")
+    start.add_argument("--seed", help="a random board chosen by this seed (a whole number)")
     play.add_argument("--size", default="4x4", help="board size WxH, 2..6 each (default 4x4)")
     play.set_defaults(func=cmd_play)
 
@@ -106,7 +106,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.board is not None:
         board = parse_board(args.board)
     else:
-        board = board_from_id(args.id, *parse_size(args.size))
+        width, height = parse_size(args.size)
+        board = board_from_id(_board_id(args.id, width, height), width, height)
     print(f"{board.spec()}  ID {id_of(board)}")
     for line in box_lines(board, UNICODE_BOX if unicode_ok(sys.stdout.encoding) else ASCII_BOX):
         print(line)
@@ -116,7 +117,22 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from autoplayer.commands.options import integer
+    from autoplayer.games.fifteen.model import parse_size
     from autoplayer.games.fifteen.terminal import play_in_terminal, starting_board
 
-    board, board_id = starting_board(args.size, args.id, args.seed)
+    width, height = parse_size(args.size)
+    board_id = None if args.id is None else _board_id(args.id, width, height)
+    seed = None if args.seed is None else integer(args.seed, "--seed")
+    board, board_id = starting_board(args.size, board_id, seed)
     return play_in_terminal(board, board_id)
+
+
+def _board_id(text: str, width: int, height: int) -> int:
+    """`--id` as a number with no more digits than the largest ID of the size has; the
+    range itself is `board_from_id`'s to check."""
+    from autoplayer.commands.options import integer
+    from autoplayer.games.fifteen.ids import id_count
+
+    most = id_count(width, height) - 1
+    return integer(text, "--id", most_digits=len(str(most)), limit=f"0..{most}")

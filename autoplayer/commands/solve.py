@@ -28,6 +28,11 @@ EXIT_INTERNAL = 70
 """A grid the solver returned breaks a clue (a solver bug): nothing is printed or written.
 70 is EX_SOFTWARE in sysexits.h."""
 
+MAX_SOLUTIONS = 1000
+"""The search keeps every solution it finds (at most 40 kB each, at 200x200), and only
+two are ever shown: 1000 bounds its memory at 40 MB."""
+MAX_TIMEOUT = 86_400.0
+
 _EXIT = {
     "line-solvable": EXIT_SOLVED, "unique": EXIT_SOLVED, "solved": EXIT_SOLVED,
     "multiple": EXIT_MULTIPLE, "contradiction": EXIT_CONTRADICTION,
@@ -51,11 +56,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "or a Pattern game ID")
     solve.add_argument("--logic-only", action="store_true",
                        help="line logic only: no probing, no search (is it line-solvable?)")
-    solve.add_argument("--max-solutions", type=int, default=2, metavar="N",
+    solve.add_argument("--max-solutions", default="2", metavar="N",
                        help="stop after N solutions (default 2, enough to prove uniqueness; "
-                       "1 skips the uniqueness check)")
-    solve.add_argument("--timeout", type=float, default=None, metavar="S",
-                       help="give up after S seconds (verdict timeout, what logic decided shown)")
+                       f"1 skips the uniqueness check; at most {MAX_SOLUTIONS})")
+    solve.add_argument("--timeout", default=None, metavar="S",
+                       help="give up after S seconds (verdict timeout, what logic decided "
+                       f"shown; at most {MAX_TIMEOUT:g}, a day: leave it out for no limit)")
     solve.add_argument("--out", metavar="FILE",
                        help="write the puzzle with its solution, in the format FILE's "
                        "extension names (.non gets a goal line, the native format a "
@@ -68,10 +74,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.max_solutions < 1:
-        raise UserError("--max-solutions must be at least 1")
-    if args.timeout is not None and not args.timeout > 0:
-        raise UserError("--timeout must be a positive number of seconds")
+    from autoplayer.commands.options import seconds, whole
+
+    max_solutions = whole(args.max_solutions, "--max-solutions", 1, MAX_SOLUTIONS)
+    timeout = None if args.timeout is None else seconds(args.timeout, "--timeout", MAX_TIMEOUT)
     out = args.out
     if out is not None:
         _check_output(args.file, out)
@@ -84,8 +90,7 @@ def run(args: argparse.Namespace) -> int:
 
     puzzle = formats.load_puzzle(args.file)
     result = solve(
-        puzzle, logic_only=args.logic_only, max_solutions=args.max_solutions,
-        timeout=args.timeout,
+        puzzle, logic_only=args.logic_only, max_solutions=max_solutions, timeout=timeout,
     )
     verdict = result.verdict.value
     solutions = result.solution_rows  # row lists: printing them needs no numpy
@@ -104,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             lines.append("contradiction: every line fits, but no grid fits them all "
                          "(proven by search)")
     elif verdict in ("timeout", "stalled"):
-        why = f"after {args.timeout:g} s" if verdict == "timeout" else "line logic alone"
+        why = f"after {timeout:g} s" if verdict == "timeout" else "line logic alone"
         lines.append(f"{verdict}: {why} decided {result.decided} of {cells} cells")
         lines.append(render_puzzle(puzzle, result.grid_rows, unicode=unicode))
         if solutions:

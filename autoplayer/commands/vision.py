@@ -7,11 +7,15 @@ that `autoplayer --help` stays fast.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
 from autoplayer.commands.options import add_templates_option
 from autoplayer.errors import Aborted, InputError, UserError
+from autoplayer.limits import shown
+
+_SET_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,17 +55,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def load_image(path: str):
-    import numpy as np
-    from PIL import Image, UnidentifiedImageError
+    """A screenshot as RGB, its size checked from the header before it is decoded."""
+    from autoplayer.vision.image_file import load_image
 
-    try:
-        with Image.open(path) as im:
-            return np.asarray(im.convert("RGB"))
-    except FileNotFoundError:
-        raise InputError("no such file", path=path) from None
-    except (UnidentifiedImageError, OSError) as err:
-        raise InputError(f"not an image I can read ({err.__class__.__name__})", path=path)\
-            from None
+    return load_image(path)
 
 
 def save_png(path: str | Path, image) -> None:
@@ -147,6 +144,10 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from autoplayer.vision.image import ascii_picture
     from autoplayer.vision.templates import TemplateSet, save_templates
 
+    if not _SET_NAME.fullmatch(args.name):
+        raise UserError(f"--name '{shown(args.name)}' is not a plain name: letters, digits, "
+                        "'.', '_' and '-', at most 64, not starting with '.' (it names the "
+                        "folders templates/NAME and calibration/NAME)")
     base = Path(args.dir)
     given = args.puzzle or []
     if len(given) not in (0, 1, len(args.screenshots)):

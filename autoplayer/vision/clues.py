@@ -86,6 +86,13 @@ def _boundaries(spans: tuple[tuple[int, int], ...], lo: int, hi: int) -> list[tu
     return [(edges[i], edges[i + 1]) for i in range(len(spans))]
 
 
+def _inside(rect: Rect, width: int, height: int) -> Rect:
+    """The board's rectangle cut to the picture: its half of an outer line may lie beyond
+    the edge, and a negative start would slice a band from the far end (or to nothing)."""
+    x0, y0 = max(0, rect.x), max(0, rect.y)
+    return Rect(x0, y0, min(width, rect.right) - x0, min(height, rect.bottom) - y0)
+
+
 def _band(lum: np.ndarray, board: Rect, side: str) -> np.ndarray:
     """The clue band on `side` of the board, turned so that the board is at its end: a
     column band's last row and a row band's last column touch the board."""
@@ -102,7 +109,7 @@ def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) ->
     """The clue bands on the sides `sides` names (left and top when not given)."""
     lum = luminance(image)
     h_img, w_img = lum.shape
-    board = grid.rect
+    board = _inside(grid.rect, w_img, h_img)
     pitch = grid.pitch
     long = int(2 * pitch) + 1
     row_side, column_side = (sides.row, sides.column) if sides is not None else ("left", "top")

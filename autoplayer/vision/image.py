@@ -94,10 +94,10 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
     Returns (the departure from the background along the strip alone: the contrast
     scale thresholds are shares of, ink).
     """
-    along = _background_along(lum, kernel_wh, dark)
-    if lum.size == 0:
-        empty = _departure(lum, along, dark)
+    if lum.size == 0:  # OpenCV refuses an empty picture
+        empty = np.zeros(lum.shape, np.float32)
         return empty, empty
+    along = _background_along(lum, kernel_wh, dark)
     colour = _ink_colour(lum, dark)
     scale = _relative(lum, along, dark, floor, colour)
     ink = scale.copy()

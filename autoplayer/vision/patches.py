@@ -20,8 +20,10 @@ MAX_CELL = 160
 def edge_map(image: np.ndarray) -> np.ndarray:
     """255 where a pixel differs from a 4-neighbour by more than EDGE_STEP in some channel."""
     img = np.ascontiguousarray(image if image.ndim == 3 else image[..., None])
-    channels = cv2.split(img[..., :3] if img.shape[2] > 3 else img)
     h, w = img.shape[:2]
+    if h < 2 or w < 2:  # no neighbours on one axis (and OpenCV refuses empty arrays)
+        return np.zeros((h, w), np.uint8)
+    channels = cv2.split(img[..., :3] if img.shape[2] > 3 else img)
     dx = np.zeros((h, w - 1), np.uint8)
     dy = np.zeros((h - 1, w), np.uint8)
     for c in channels:
@@ -43,6 +45,8 @@ def square_patches(image: np.ndarray, content: bool = False) -> np.ndarray:
     With `content`, a patch may hold big glyphs (a sliding puzzle's tile
     numbers take a quarter of it): it counts when its outline is closed.
     """
+    if min(image.shape[:2]) < MIN_CELL:  # no room for a cell
+        return np.zeros((0, 4), np.int32)
     flat = cv2.bitwise_not(edge_map(image))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(flat, connectivity=4)
     _, _, w, h, area = stats.T

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import struct
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -21,6 +23,7 @@ import cv2
 import numpy as np
 
 from autoplayer.errors import InputError, UserError
+from autoplayer.limits import shown
 from autoplayer.vision.image import bitmap_key, trim
 
 SIZE = (12, 16)
@@ -31,6 +34,14 @@ MARGIN = 0.15
 MEMO_LIMIT = 4096
 NO_TEMPLATES = "none"
 """`--templates none`: the state machines alone, no calibrated set tried."""
+MAX_GLYPH_SIDE = 512
+"""A template is one trimmed glyph: a PNG declaring more pixels than this a side is refused
+before it is decoded."""
+MAX_GLYPH_BYTES = 1 << 20
+MAX_INDEX_BYTES = 1 << 20
+_PNG = b"\x89PNG\r\n\x1a\n"
+_PLAIN_FILE = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\.png")
+"""A glyph's file: a plain name in the set's own folder (no path, no '..')."""
 
 
 def normalise(mask: np.ndarray) -> np.ndarray:
@@ -134,11 +145,15 @@ def templates_dir(name_or_path: str | Location) -> Location:
     if not isinstance(name_or_path, str | Path):
         return name_or_path  # one of ours, inside the package
     p = Path(name_or_path)
-    if p.is_dir() and (p / INDEX).exists():
-        return p
-    for base in search_path():
-        if (base / str(name_or_path) / INDEX).is_file():
-            return base / str(name_or_path)
+    try:
+        if p.is_dir() and (p / INDEX).exists():
+            return p
+        for base in search_path():
+            if (base / str(name_or_path) / INDEX).is_file():
+                return base / str(name_or_path)
+    except OSError as err:  # a name too long for a file name, say
+        raise UserError(f"template set '{shown(str(name_or_path), 40)}': "
+                        f"{err.strerror or err}") from None
     return Path("templates") / str(name_or_path)
 
 
@@ -159,27 +174,55 @@ def every_template_set() -> Iterator[TemplateSet]:
 
 
 def load_templates(name_or_path: str | Location) -> TemplateSet:
+    """A saved set; a damaged one (not JSON, a glyph not a small PNG in its folder, a
+    digit not 0..9) is one `InputError` naming the file."""
     d = templates_dir(name_or_path)
     index_path = d / INDEX
     try:
-        index = json.loads(index_path.read_text())
+        with index_path.open("rb") as f:
+            data = f.read(MAX_INDEX_BYTES + 1)
+        if len(data) > MAX_INDEX_BYTES:
+            raise InputError(f"template index is over {MAX_INDEX_BYTES:,} bytes",
+                             path=str(index_path))
+        index = json.loads(data)
     except FileNotFoundError:
         raise UserError(f"{d}: no template set here (make one with `autoplayer calibrate`)")\
             from None
-    except (OSError, ValueError) as err:
-        raise InputError(f"cannot read template index: {err}", path=str(index_path)) from None
+    except (OSError, ValueError, RecursionError) as err:  # RecursionError: "[[[[..."
+        raise InputError(f"cannot read template index: {shown(str(err), 60)}",
+                         path=str(index_path)) from None
+    glyphs = index.get("glyphs") if isinstance(index, dict) else None
+    if not isinstance(glyphs, list):
+        raise InputError("template index has no list of glyphs", path=str(index_path))
     samples: dict[int, list[np.ndarray]] = {}
-    for entry in index.get("glyphs", []):
-        path = d / entry["file"]
-        try:
-            data = np.frombuffer(path.read_bytes(), np.uint8)
-        except OSError:
-            data = np.zeros(0, np.uint8)
-        img = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE) if data.size else None
-        if img is None:
-            raise InputError("missing or unreadable template image", path=str(path))
-        samples.setdefault(int(entry["digit"]), []).append(img < 128)
-    return TemplateSet(str(index.get("name", d.name)), samples)
+    for k, entry in enumerate(glyphs, 1):
+        file, digit = (entry.get("file"), entry.get("digit")) if isinstance(entry, dict) \
+            else (None, None)
+        if not (isinstance(file, str) and _PLAIN_FILE.fullmatch(file)) or \
+                type(digit) is not int or not 0 <= digit <= 9:
+            raise InputError(f"glyph {k} is not a PNG file in the set's folder with a digit "
+                             "0..9", path=str(index_path))
+        samples.setdefault(digit, []).append(_glyph(d / file))
+    name = index.get("name", d.name)
+    return TemplateSet(shown(name, 40) if isinstance(name, str) else d.name, samples)
+
+
+def _glyph(path: Location) -> np.ndarray:
+    """A template PNG as a boolean mask (ink dark), its size checked before decoding."""
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_GLYPH_BYTES + 1)
+    except OSError:
+        data = b""
+    size = struct.unpack(">II", data[16:24]) if data[:8] == _PNG and len(data) >= 24 else None
+    if size is None or len(data) > MAX_GLYPH_BYTES or not all(
+            0 < side <= MAX_GLYPH_SIDE for side in size):
+        raise InputError(f"missing or unreadable template image (a PNG at most "
+                         f"{MAX_GLYPH_SIDE}x{MAX_GLYPH_SIDE} is expected)", path=str(path))
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
+    if img is None:
+        raise InputError("missing or unreadable template image", path=str(path))
+    return img < 128
 
 
 def save_templates(templates: TemplateSet, directory: str | Path) -> Path:

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from autoplayer.errors import InputError
+from autoplayer.limits import shown, whole_number
 
 MIN_SIDE = 2
 MAX_SIDE = 6
@@ -149,10 +150,12 @@ def parse_size(text: str) -> tuple[int, int]:
     """'4x4' or '5x3' → (width, height), checked."""
     m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text)
     if not m:
-        raise InputError(f"size {text!r} is not of the form WxH (e.g. 4x4)")
-    width, height = int(m[1]), int(m[2])
-    check_size(width, height)
-    return width, height
+        raise InputError(f"size '{shown(text)}' is not of the form WxH (e.g. 4x4)")
+    return _side(m[1], "width"), _side(m[2], "height")
+
+
+def _side(digits: str, name: str) -> int:
+    return whole_number(digits, MAX_SIDE, f"board {name}", least=MIN_SIDE)
 
 
 def make_board(width: int, height: int, cells: Sequence[int]) -> Board:
@@ -180,21 +183,26 @@ def parse_board(text: str) -> Board:
     m = _SPEC.match(text)
     if not m and re.match(r"^\s*\d+\s*[xX×]\s*\d+\s*#", text):
         raise InputError(
-            f"{text.strip()[:40]!r} is a random seed, which only Tatham's own generator "
+            f"'{shown(text.strip(), 40)}' is a random seed, which only Tatham's own generator "
             "turns into a board; give the game ID instead (Game > Specific… in Fifteen)"
         )
     if not m:
         raise InputError(
-            f"board {text.strip()[:40]!r} is not of the form WxH:t,t,… "
+            f"board '{shown(text.strip(), 40)}' is not of the form WxH:t,t,… "
             "(e.g. 4x4:4,6,5,12,9,0,11,1,10,3,8,7,14,13,2,15)"
         )
-    width, height = int(m[1]), int(m[2])
-    check_size(width, height)
+    width, height = _side(m[1], "width"), _side(m[2], "height")
+    n = width * height
     fields = [f for f in re.split(r"[,\s]+", m[3].strip()) if f]
+    if len(fields) != n:  # before the tiles are read: thousands of them say no more than this
+        raise InputError(f"a {width}x{height} board has {n} cells, got {len(fields)}")
     cells: list[int] = []
     for i, f in enumerate(fields, 1):
-        if not f.isdigit():
-            raise InputError(f"tile {i} of the board is {f!r}, not a number")
+        if not (f.isascii() and f.isdigit()):
+            raise InputError(f"tile {i} of the board is '{shown(f)}', not a number")
+        if len(f.lstrip("0")) > len(str(n)):
+            raise InputError(f"tile {i} of the board, {shown(f)}, is outside 0..{n - 1} "
+                             "(0 is the gap)")
         cells.append(int(f))
     board = make_board(width, height, cells)
     if not is_solvable(board):

@@ -22,12 +22,12 @@ from autoplayer.games.nonogram.model import (
     min_length,
     validate,
 )
+from autoplayer.limits import shown, whole_number
 
 if TYPE_CHECKING:
     import numpy as np
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
-_NUMBER = re.compile(r"\d+")
 
 
 def decode(data: bytes) -> str:
@@ -62,39 +62,43 @@ def split_lines(text: str) -> list[str]:
     return [line.removesuffix("\r") for line in lines]
 
 
-def number(token: str, what: str, line: int) -> int:
-    """A non-negative decimal integer, or an error that quotes the token."""
-    if not _NUMBER.fullmatch(token):
-        if re.fullmatch(r"[-+]\d+", token):
-            raise InputError(f"{what}: {token} is not a positive number", line=line)
-        raise InputError(f"{what}: {token!r} is not a number", line=line)
-    return int(token)
+def number(token: str, what: str, line: int, most: int, least: int = 0) -> int:
+    """A whole number in least..most, or an error that quotes the token and names the limit."""
+    if re.fullmatch(r"[-+]\d+", token):
+        raise InputError(f"{what}: {shown(token)} is not a positive number", line=line)
+    if not (token.isascii() and token.isdigit()):
+        raise InputError(f"{what}: '{shown(token)}' is not a number", line=line)
+    return whole_number(token, most, what, line=line, least=least)
 
 
 def side(token: str, what: str, line: int) -> int:
     """A width or height within the model's limits."""
-    n = number(token, what, line)
-    if not 1 <= n <= MAX_SIDE:
-        raise InputError(f"{what} {n} is outside 1..{MAX_SIDE}", line=line)
-    return n
+    return number(token, what, line, MAX_SIDE, least=1)
 
 
 def clue(
     tokens: Sequence[str], *, kind: str, index: int, length: int, line: int
 ) -> Clue:
-    """A line's clue from its number tokens; a lone `0` (or nothing) is an empty line."""
+    """A line's clue from its number tokens; a lone `0` (or nothing) is an empty line.
+
+    A number with more digits than the line's length has cannot fit it, and is refused
+    before it is converted (Python refuses past 4,300 digits; a long one would be slow).
+    """
     what = f"{kind} {index}"
-    if all(t.isascii() and t.isdigit() for t in tokens):
-        values = tuple(map(int, tokens))
-    else:
-        if any(re.fullmatch(r"\d+[A-Za-z]", t) for t in tokens):
-            raise InputError(f"{what}: colour puzzles are not supported", line=line)
-        values = tuple(number(t, f"{what} clue", line) for t in tokens)
+    if any(re.fullmatch(r"\d+[A-Za-z]", t) for t in tokens):
+        raise InputError(f"{what}: colour puzzles are not supported", line=line)
+    most_digits = len(str(length))
+    for t in tokens:
+        if t.isascii() and t.isdigit() and len(t.lstrip("0")) > most_digits:
+            number_ = shown(t) if len(t) <= 24 else f"of {len(t)} digits"
+            raise InputError(f"{what}: clue number {number_} is more than the {kind}'s "
+                             f"{length} cells", line=line)
+    values = tuple(number(t, f"{what} clue", line, 10 ** most_digits) for t in tokens)
     if values == (0,):
         return ()
     if 0 in values:
-        raise InputError(f"{what}: clue {' '.join(tokens)} has a 0 beside other numbers",
-                         line=line)
+        raise InputError(f"{what}: clue {shown(' '.join(tokens), 40)} has a 0 beside other "
+                         "numbers", line=line)
     if min_length(values) > length:
         raise InputError(
             f"{what}: clue {clue_text(values)} needs {min_length(values)} cells "

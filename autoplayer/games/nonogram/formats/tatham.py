@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.formats import common
-from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN, Clue, Puzzle
+from autoplayer.games.nonogram.model import EMPTY, FILLED, MAX_SIDE, UNKNOWN, Clue, Puzzle
+from autoplayer.limits import MAX_INPUT_BYTES, shown, whole_number
 
 if TYPE_CHECKING:
     import numpy as np
@@ -119,7 +120,8 @@ def _records(text: str) -> list[tuple[str, str, int]]:
         if match is None:
             raise InputError("save file: expected a 'KEY:length:value' record", line=line)
         start = match.end()
-        end = start + int(match[2])
+        end = start + whole_number(match[2], MAX_INPUT_BYTES, "save file: record length",
+                                   line=line)
         if end > len(text):
             raise InputError("save file: record runs past the end (truncated file?)", line=line)
         out.append((match[1].strip(), text[start:end], line))
@@ -152,9 +154,7 @@ def _parse_save(text: str) -> Puzzle:
     position = len(moves) + 1
     if "STATEPOS" in first:
         value, line = first["STATEPOS"]
-        position = common.number(value, "STATEPOS", line)
-        if not 1 <= position <= len(moves) + 1:
-            raise InputError(f"STATEPOS {position} is outside 1..{len(moves) + 1}", line=line)
+        position = whole_number(value, len(moves) + 1, "STATEPOS", line=line, least=1)
     given = puzzle.grid
     if given is None and position == 1:
         return puzzle
@@ -180,10 +180,12 @@ def _apply_move(grid: np.ndarray, immutable: np.ndarray, move: str, line: int) -
         return
     match = _RECT_MOVE.fullmatch(move)
     if match is None:
-        raise InputError(f"save file: unrecognised move {move[:20]!r}", line=line)
-    x, y, dx, dy = (int(v) for v in match.groups()[1:])
+        raise InputError(f"save file: unrecognised move '{shown(move, 20)}'", line=line)
+    x, y, dx, dy = (whole_number(v, MAX_SIDE, "save file: a move's coordinate", line=line)
+                    for v in match.groups()[1:])
     if dx < 1 or dy < 1 or x + dx > w or y + dy > h:
-        raise InputError(f"save file: move {move!r} leaves the {w}x{h} grid", line=line)
+        raise InputError(f"save file: move '{shown(move, 40)}' leaves the {w}x{h} grid",
+                         line=line)
     value = {"F": FILLED, "E": EMPTY, "U": UNKNOWN}[match[1]]
     area = grid[y:y + dy, x:x + dx]
     area[~immutable[y:y + dy, x:x + dx]] = value
