@@ -203,7 +203,7 @@ def parse_board(text: str) -> Board:
         if len(f.lstrip("0")) > len(str(n)):
             raise InputError(f"tile {i} of the board, {shown(f)}, is outside 0..{n - 1} "
                              "(0 is the gap)")
-        cells.append(int(f))
+        cells.append(int(f.lstrip("0") or "0"))
     board = make_board(width, height, cells)
     if not is_solvable(board):
         raise InputError(f"board {board.spec()} cannot be solved: {unsolvable_reason(board)}")

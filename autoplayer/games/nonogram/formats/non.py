@@ -29,8 +29,8 @@ _PROPERTIES = {"title": "title", "by": "author", "author": "author", "copyright"
 
 def looks_like(text: str) -> bool:
     return bool(
-        re.search(r"^\s*(width|height)\s+\d+\s*$", text, re.M)
-        and re.search(r"^\s*(rows|columns)\s*$", text, re.M)
+        re.search(r"^[ \t]*(width|height)[ \t]+\d+[ \t]*\r?$", text, re.M)
+        and re.search(r"^[ \t]*(rows|columns)[ \t]*\r?$", text, re.M)
     )
 
 
