@@ -36,7 +36,8 @@ def integer(text: str, name: str, *, most_digits: int = MAX_DIGITS,
     if len(digits.lstrip("0")) > most_digits:
         must = f"it must be {limit}" if limit else f"at most {most_digits} are taken"
         raise UserError(f"{name} has {len(digits)} digits; {must}")
-    return int(body)
+    sign = "-" if body[:1] == "-" else ""
+    return int(sign + (digits.lstrip("0") or "0"))
 
 
 def whole(text: str, name: str, least: int, most: int) -> int:
