@@ -39,7 +39,7 @@ def whole_number(text: str, most: int, what: str, *, line: int | None = None,
     """
     digits = text.strip()
     if not digits.isascii() or not digits.isdigit():
-        raise InputError(f"{what} {shown(digits)!r} is not a whole number", line=line)
+        raise InputError(f"{what} '{shown(digits)}' is not a whole number", line=line)
     significant = digits.lstrip("0") or "0"
     if len(significant) > MAX_DIGITS:
         raise InputError(f"{what} has {len(significant)} digits; it must be {least}..{most}",

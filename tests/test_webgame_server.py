@@ -244,7 +244,7 @@ def test_serve_fifteen_prints_a_url_that_serves_the_15_puzzle():
     (["--size", "3x"], "is not WIDTHxHEIGHT"),
     (["--cell", "50"], "cell size 50"),
     (["--puzzle", "/no/such/file.non"], "no such file"),
-    (["--port", "70000"], "outside 0..65535"),
+    (["--port", "70000"], "must be 0..65535, not 70000"),
     (["--open"], "DISPLAY is not set"),
     (["--game", "fifteen", "--size", "2x2"], "outside 3x3..6x6"),
     (["--game", "fifteen", "--skin", "mono"], "options of the nonogram page"),

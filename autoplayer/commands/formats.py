@@ -91,12 +91,12 @@ def run_show(args: argparse.Namespace) -> int:
     unicode = not args.ascii
     heading = f"{puzzle.width}x{puzzle.height}"
     if puzzle.title:
-        heading = f"{puzzle.title} ({heading})"
+        heading = f"{printable(puzzle.title)} ({heading})"
     lines = [heading]
     if puzzle.author:
-        lines.append(f"by {puzzle.author}")
+        lines.append(f"by {printable(puzzle.author)}")
     if puzzle.copyright:
-        lines.append(puzzle.copyright)
+        lines.append(printable(puzzle.copyright))
     out = ["\n".join(lines), ""]
     shown = [(name, getattr(puzzle, name)) for name in ("solution", "grid")]
     shown = [(name, grid) for name, grid in shown if grid is not None]

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 
 from autoplayer.errors import UserError
 from autoplayer.limits import MAX_DIGITS, shown
+
+SEED_MAX = 10**18 - 1
+"""The largest random seed an option takes (18 digits)."""
 
 
 def add_templates_option(parser: argparse.ArgumentParser) -> None:
@@ -60,3 +64,27 @@ def seconds(text: str, name: str, most: float) -> float:
         raise UserError(f"{name} must be a number of seconds above 0 and at most {most:g}, "
                         f"not '{shown(text)}'")
     return value
+
+
+def int_arg(least: int, most: int) -> Callable[[str], int]:
+    """An argparse `type`: a whole number in least..most, checked by `whole`."""
+
+    def parse(text: str) -> int:
+        try:
+            return whole(text, "the value", least, most)
+        except UserError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    return parse
+
+
+def seconds_arg(most: float) -> Callable[[str], float]:
+    """An argparse `type`: a length of time above 0 and at most `most`, checked by `seconds`."""
+
+    def parse(text: str) -> float:
+        try:
+            return seconds(text, "the value", most)
+        except UserError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    return parse

@@ -16,7 +16,12 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from autoplayer.commands.options import add_templates_option
+from autoplayer.commands.options import (
+    SEED_MAX,
+    add_templates_option,
+    int_arg,
+    seconds_arg,
+)
 from autoplayer.errors import UserError
 from autoplayer.play.registry import GAMES, game_for, load_game, window_names
 
@@ -47,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     where.add_argument("--window", metavar="TITLE",
                        help="the window whose title contains TITLE (case-insensitive)")
     where.add_argument("--region", metavar="X,Y,W,H", help="a screen rectangle")
-    where.add_argument("--monitor", metavar="N", type=int,
+    where.add_argument("--monitor", metavar="N", type=int_arg(0, 64),
                        help="a whole monitor (1 = the first; the default is monitor 1)")
     play.add_argument("--exact", action="store_true", help="--window TITLE must match exactly")
     play.add_argument("--window-class", metavar="CLASS",
@@ -68,11 +73,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--overlay", metavar="OUT.png", type=Path,
                       help="write what was read, drawn over the capture, to OUT.png")
     add_templates_option(play)
-    play.add_argument("--time-budget", metavar="S", type=float, default=300.0,
+    play.add_argument("--time-budget", metavar="S", type=seconds_arg(86_400), default=300.0,
                       help="abort after S seconds (default 300)")
     play.add_argument("--json", action="store_true",
                       help="print the report as one JSON object instead of lines")
-    play.add_argument("--pace", metavar="MS", type=float,
+    play.add_argument("--pace", metavar="MS", type=int_arg(0, 10_000),
                       help="at least MS milliseconds between gestures (default: the game's pace)")
     play.set_defaults(func=run_play)
 
@@ -84,8 +89,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "per stage. Without a display it starts its own Xvfb and saves before/after "
         "screenshots.",
     )
-    demo.add_argument("--size", type=int, default=15, help="puzzle side (default 15)")
-    demo.add_argument("--seed", type=int, default=1, help="puzzle seed (default 1)")
+    demo.add_argument("--size", type=int_arg(2, 40), default=15, help="puzzle side (default 15)")
+    demo.add_argument("--seed", type=int_arg(0, SEED_MAX), default=1,
+                      help="puzzle seed (default 1)")
     demo.add_argument("--skin", help="the game's skin (default: the game's default)")
     demo.add_argument("--out", metavar="DIR", type=Path,
                       help="where the before/after screenshots go (default: a new temp dir)")
@@ -94,16 +100,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     demo.set_defaults(func=run_demo)
 
 
-def _positive(value: float | None, what: str) -> None:
-    if value is not None and value <= 0:
-        raise UserError(f"{what} must be positive, not {value:g}")
-
-
 def run_play(args: argparse.Namespace) -> int:
     started = time.perf_counter()
-    _positive(args.time_budget, "--time-budget")
-    if args.pace is not None and args.pace < 0:
-        raise UserError(f"--pace must not be negative, not {args.pace:g}")
     if args.overlay is not None and not args.overlay.parent.is_dir():
         raise UserError(f"--overlay: directory {args.overlay.parent} does not exist")
 
@@ -148,8 +146,6 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    if not 2 <= args.size <= 40:
-        raise UserError(f"--size {args.size} is outside 2..40")
     if args.out is not None and args.out.exists() and not args.out.is_dir():
         raise UserError(f"--out {args.out} is not a directory")
     return demo(size=args.size, seed=args.seed, skin=args.skin, out=args.out,

@@ -12,6 +12,7 @@ import os
 import sys
 import threading
 
+from autoplayer.commands.options import SEED_MAX, int_arg
 from autoplayer.errors import UserError
 
 SKIN_NAMES = ("pixel", "sans", "serif", "mono", "bars")
@@ -32,15 +33,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--size", metavar="WxH",
                        help="board size for a random puzzle (default 10x10; fifteen 4x4, "
                        "3x3..6x6; ripple 8x8, 4x4..15x15)")
-    serve.add_argument("--seed", type=int, default=1, help="seed of the random puzzle")
+    serve.add_argument("--seed", type=int_arg(0, SEED_MAX), default=1,
+                      help="seed of the random puzzle")
     serve.add_argument("--puzzle", metavar="FILE",
                        help="a puzzle file (any format `autoplayer convert` reads) or game ID")
     serve.add_argument("--skin", choices=SKIN_NAMES, help="nonogram skin (default pixel)")
     serve.add_argument("--theme", choices=("light", "dark"),
                        help="nonogram or ripple theme (default light)")
-    serve.add_argument("--cell", type=int, metavar="PX",
+    serve.add_argument("--cell", type=int_arg(1, 1000), metavar="PX",
                        help="cell size in pixels (nonogram 12..40, ripple 28..64)")
-    serve.add_argument("--look", type=int, metavar="N",
+    serve.add_argument("--look", type=int_arg(0, SEED_MAX), metavar="N",
                        help="ripple: a random look from seed N (borders, lines, font, theme, "
                        "pencil marks, cell size); --theme and --cell override it")
     serve.add_argument("--scheme", choices=("type", "count"),
@@ -49,7 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--rules", metavar="KEY=VALUE,...",
                        help="nonogram rule set: fill, mark, highlight, buttons, drag, rule, "
                        "sign (README: rule sets), e.g. buttons=cycle,drag=enter,sign=dialog")
-    serve.add_argument("--port", type=int, default=0, help="port (default: a free one)")
+    serve.add_argument("--port", type=int_arg(0, 65535), default=0,
+                       help="port (default: a free one)")
     serve.add_argument("--open", action="store_true",
                        help="also open the page in a Chromium app window on $DISPLAY")
     serve.set_defaults(func=run_serve)
@@ -61,8 +64,6 @@ def run_serve(args: argparse.Namespace) -> int:
 
     if args.open and not os.environ.get("DISPLAY"):
         raise UserError("--open needs an X display (DISPLAY is not set)")
-    if not 0 <= args.port <= 65535:
-        raise UserError(f"port {args.port} is outside 0..65535")
     if args.game != "ripple" and (args.look is not None or args.scheme):
         raise UserError("--look and --scheme are options of the ripple page")
     if args.game != "nonogram" and args.rules:

@@ -27,8 +27,7 @@ from autoplayer.limits import shown, whole_number
 if TYPE_CHECKING:
     import numpy as np
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
-"""C0 and C1 controls (a title is printed: U+009B would start a terminal escape)."""
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 
 def decode(data: bytes) -> str:
