@@ -123,14 +123,31 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
 
 def _stacked_ink(region: np.ndarray, rows: np.ndarray, pitch: int) -> np.ndarray:
     """For each row of `rows` (indices into `region`, one part per row): what departs
-    from that part's ground (its median) by a stroke's contrast, less runs along the
-    band longer than `pitch` (a grid line, the seam or edge of a band). (n, h, width)."""
-    parts = region[rows]
+    from that part's local ground (`_local_ground`) by a stroke's contrast, less runs
+    along the band longer than `pitch` (a grid line, the seam or edge of a band).
+    (n, h, width)."""
+    parts = region[rows].astype(np.float32)
     n, h, w = parts.shape
-    ground = np.median(parts.reshape(n, -1), axis=1)
-    diff = np.abs(parts - ground[:, None, None])
+    diff = np.abs(parts - _local_ground(parts, pitch)[:, None, :])
     step = np.maximum(MIN_STEP, 0.3 * diff.max(axis=(1, 2)))
     ink = (diff > step[:, None, None]).astype(np.uint8).reshape(n * h, w)
     if w > pitch:
         ink &= 1 - cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, pitch), np.uint8))
     return ink.reshape(n, h, w).astype(bool)
+
+
+def _local_ground(parts: np.ndarray, pitch: int) -> np.ndarray:
+    """Each part's ground at each place across the lines: the median of the part's
+    pixels within half a pitch of it. (n, width).
+
+    A band narrower than the reach ends within a part, and its paper (fading into the
+    page or not) and the page beyond both fill much of the part: one median for the
+    whole part falls between the two, and paper, page and numbers alike depart from
+    it. A running median keeps the step at the band's edge and follows a fade, while
+    numbers, covering well under half of a pitch-wide window, stay off it.
+    """
+    n, _, w = parts.shape
+    half = max(1, pitch // 2)
+    padded = np.pad(parts, ((0, 0), (0, 0), (half, half)), mode="reflect")
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=2)
+    return np.median(windows.transpose(0, 2, 1, 3).reshape(n, w, -1), axis=2)
