@@ -1,0 +1,62 @@
+"""Clue sides found when the clue band is narrower than the reach the sides are judged over.
+
+The bundled page's pixel skin draws row clues right of the board in bands only as wide
+as the longest clue, fading into the page: within 2.5 pitches of the board a row's strip
+holds the band's paper, its fade and the page beyond in like shares. Judged against one
+median for the whole strip, paper and digits alike departed from it and were dropped as
+one long run; the rows showed no clues and the reader refused ("no clue numbers line up
+with the board's rows"). Pictures: headless Chromium screenshots of the page (cropped to
+the game), committed so the test needs no browser.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from autoplayer.games.nonogram.reader import read_nonogram
+from autoplayer.vision.image import luminance
+from autoplayer.vision.lattice import find_grid
+from autoplayer.vision.sides import clue_sides
+
+DATA = Path(__file__).resolve().parent / "data"
+
+CASES = {
+    # `autoplayer serve` page: size=10x10 seed=224646 skin=pixel theme=dark cell=20
+    # rows=right columns=bottom fives=0 (an e2e draw that exited 2).
+    "pixel-dark-right-bottom-10x10-seed224646.png": (
+        ((3, 5), (7,), (4, 2), (1, 1, 5), (1, 2, 1), (1, 1, 2), (2, 3), (4, 1), (2, 2), (5, 1)),
+        ((1, 3, 1, 1), (3, 2, 1), (3, 4), (5, 3), (3, 1, 1), (2, 1, 1), (2, 1, 1, 1),
+         (4, 2, 1), (1, 2, 1, 1), (2, 1)),
+    ),
+    # size=5x5 seed=745462 skin=pixel theme=light cell=32 rows=right columns=bottom.
+    "pixel-light-right-bottom-5x5-seed745462.png": (
+        ((2, 1), (1, 1), (2, 1), (5,), (2, 1)),
+        ((3,), (1, 3), (2, 1), (2,), (2, 2)),
+    ),
+}
+
+
+def _picture(name: str) -> np.ndarray:
+    return np.asarray(Image.open(DATA / name).convert("RGB"))
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_a_band_ending_inside_the_reach_holds_the_row_clues(name):
+    image = _picture(name)
+    sides = clue_sides(luminance(image), find_grid(image))
+    assert (sides.row, sides.column) == ("right", "bottom")
+    assert sides.score("right") == 1.0
+    assert sides.score("left") < 0.5
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_pixel_bands_right_and_below_read_exactly(name):
+    rows, columns = CASES[name]
+    reading = read_nonogram(_picture(name))
+    assert (reading.grid.width, reading.grid.height) == (len(columns), len(rows))
+    assert reading.puzzle.rows == rows
+    assert reading.puzzle.columns == columns
