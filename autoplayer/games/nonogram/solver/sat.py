@@ -11,15 +11,37 @@ filled cell is covered by some start.
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from autoplayer.games.nonogram.solver.line import Clue, block_starts
 from autoplayer.games.nonogram.solver.propagate import Board
 
 _CONFLICT_SLICE = 2000
 """Conflicts per solver call between two looks at the clock (a few ms to ~0.1 s)."""
+
+
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Holds Ctrl-C while pysat's native code runs, and lets it through right after.
+
+    pysat's solver and encoders catch SIGINT themselves by jumping out of the native
+    code mid-step: the solver is left corrupt (deleting it aborts the process now and
+    then, "double free") and the error they raise instead is theirs, not a
+    `KeyboardInterrupt`. Held, the signal reaches Python's own handler once the call
+    returns (a solver slice is at most ~0.1 s), and the command stops as on any Ctrl-C.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _bits(mask: int) -> list[int]:
@@ -103,7 +125,8 @@ def sat_solutions(
     from pysat.solvers import Solver
 
     height, width = len(rows), len(columns)
-    encoded = encode(rows, columns, board)
+    with _sigint_held():
+        encoded = encode(rows, columns, board)
     if encoded is None:
         return [], True
     clauses, _ = encoded
@@ -125,7 +148,8 @@ def sat_solutions(
                 if deadline is not None and time.monotonic() > deadline:
                     return found, False
                 solver.conf_budget(_CONFLICT_SLICE)
-                status = _solve_slice(solver)
+                with _sigint_held():
+                    status = solver.solve_limited()
             if not status:
                 return found, True
             model = solver.get_model()
@@ -138,15 +162,3 @@ def sat_solutions(
             solver.add_clause([-v if v in true else v for v in unknown])
     return found, False
 
-
-def _solve_slice(solver: Any) -> bool | None:
-    """One slice of the search. The native solver turns Ctrl-C into its own error;
-    it is turned back into `KeyboardInterrupt` so the command stops as on any Ctrl-C."""
-    import pysolvers  # pysat's native module
-
-    try:
-        return solver.solve_limited()
-    except pysolvers.error as err:
-        if "keyboard interrupt" in str(err).lower():
-            raise KeyboardInterrupt from None
-        raise
