@@ -118,6 +118,20 @@ def test_a_nonogram_is_no_ripple_board(server: Any) -> None:
     assert not shows_ripple(pixels)
 
 
+def test_a_ripple_board_with_no_digit_given_is_still_a_ripple_board(server: Any) -> None:
+    """Rooms alone tell: this puzzle (the random e2e draw RIPPLE_E2E_SEED=170491182) gives
+    no digit, and was taken for a nonogram; its borders stop part way along their lines,
+    as a nonogram's every-fifth lines never do."""
+    from autoplayer.games.ripple.detect import shows_ripple
+    from autoplayer.webgame.browser import headless_screenshot
+
+    url = server.url(game="ripple", size=(5, 5), seed=307, look=330, session="no-givens")
+    pixels = headless_screenshot(url, *VIEW)
+    puzzle = server.puzzle("no-givens")
+    assert puzzle is not None and not any(puzzle.givens), "the draw has changed: no longer bare"
+    assert shows_ripple(pixels)
+
+
 def test_an_empty_picture_names_its_region() -> None:
     with pytest.raises(InputError) as err:
         read_ripple(np.full((300, 400, 3), 240, np.uint8))
