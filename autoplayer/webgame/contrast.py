@@ -71,6 +71,6 @@ def at_contrast(base: RGB, ratio: float, tint: str = "grey") -> RGB:
     for _ in range(40):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if luminance(_hsl(hue, sat, mid)) < target else (lo, mid)
-    # The 8-bit neighbour nearest the ratio asked for.
-    candidates = [_hsl(hue, sat, x) for x in (lo, hi)]
+    # The 8-bit colour nearest the ratio asked for, of those about the exact lightness.
+    candidates = [_hsl(hue, sat, min(1.0, max(0.0, lo + k / 510))) for k in range(-4, 5)]
     return min(candidates, key=lambda c: abs(contrast(c, base) - ratio))

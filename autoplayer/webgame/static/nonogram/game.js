@@ -179,8 +179,12 @@ function nonogramPage(cfg, faceStatus) {
   const bx = marginX + (rowsRight ? 0 : rowBand);
   const by = marginY + topBlock + (colsBottom ? 0 : colBand);
   const boardRight = bx + W * pitch + thick, boardBottom = by + H * pitch + thick;
+  // The page text is never cut by the canvas's edge (a heading wider than a small board).
+  const pageFont = `bold ${textPx}px ${isPixel ? "\"DejaVu Sans\", sans-serif" : skin.font}`;
+  ctx.font = pageFont;
+  const textW = Math.max(0, ...[L.heading, L.status].filter(Boolean).map((t) => ctx.measureText(t).width));
   const cssW = Math.max(boardRight + (rowsRight ? rowBand + marginX : 0),
-    panel ? panel.x + panel.w + 1 + marginX : 0);
+    panel ? panel.x + panel.w + 1 + marginX : 0, Math.ceil(bx + textW + marginX));
   const cssH = boardBottom + (colsBottom ? colBand + marginY : 0) + statusBlock;
   // Where each line's clue area starts on the board's side (the slot next to the board).
   const colNear = colsBottom ? by + H * pitch + toBoard : by - toBoard;
@@ -345,7 +349,7 @@ function nonogramPage(cfg, faceStatus) {
   function drawPageText() {
     ctx.fillStyle = colours.ink;
     ctx.textBaseline = "alphabetic";
-    ctx.font = `bold ${textPx}px ${isPixel ? "\"DejaVu Sans\", sans-serif" : skin.font}`;
+    ctx.font = pageFont;
     if (L.heading) ctx.fillText(L.heading, bx, marginY + Math.round(textPx * 1.1));
     if (L.status) ctx.fillText(L.status, bx, cssH - Math.round(textPx * 0.35));
     if (!isPixel) setFont(fontPx);
