@@ -5,13 +5,16 @@ Draws `BENCH_LOOKS` looks (default 60) from the property test's generator
 ink contrast, clue sides, frames, boxed clues, headings, a menu panel, big boards
 of tiny digits), shoots each headless and reads it as `play` does (every calibrated
 template set as a fallback). Prints the seed (`BENCH_SEED=N` replays a run), the
-counts, each axis value's counts, and every refusal and wrong reading with its look.
+counts, each axis value's counts, the refusals by kind, and every refusal and wrong
+reading with its look. `BENCH_LOOKS_SAVE=DIR` keeps the shot (PNG) and the puzzle (.non)
+of every look not read exactly, named after the look.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import re
 import statistics
 import sys
 import time
@@ -24,18 +27,34 @@ import numpy as np
 OUTCOMES = ("exact", "refused", "WRONG", "error")
 
 
-def read_look(server: Any, session: str, look: dict[str, Any]) -> tuple[str, str, float]:
-    """(outcome, message, read ms) for one look shot afresh."""
+def read_look(server: Any, session: str, look: dict[str, Any],
+              keep: Path | None = None) -> tuple[str, str, float]:
+    """(outcome, message, read ms) for one look shot afresh; a look not read exactly is
+    saved in `keep` (PNG and .non) when given."""
     from looks import url_params
     from pages import shoot_board
-
-    from autoplayer.errors import InputError
-    from autoplayer.games.nonogram.reader import read_nonogram
-    from autoplayer.vision.templates import every_template_set
 
     image = shoot_board(server, session, look["size"], look["cell"], room=300,
                         **url_params(look))
     puzzle = server.puzzle(session)
+    outcome, message, ms = _judge(image, puzzle)
+    if keep is not None and outcome != "exact":
+        from looks import describe
+        from PIL import Image
+
+        from autoplayer.games.nonogram.formats import save_puzzle
+
+        keep.mkdir(parents=True, exist_ok=True)
+        Image.fromarray(image).save(keep / f"{session}_{describe(look)}.png")
+        save_puzzle(puzzle, keep / f"{session}_{describe(look)}.non")
+    return outcome, message, ms
+
+
+def _judge(image: np.ndarray, puzzle: Any) -> tuple[str, str, float]:
+    from autoplayer.errors import InputError
+    from autoplayer.games.nonogram.reader import read_nonogram
+    from autoplayer.vision.templates import every_template_set
+
     t0 = time.perf_counter()
     try:
         reading = read_nonogram(image, fallbacks=every_template_set())
@@ -54,6 +73,16 @@ def read_look(server: Any, session: str, look: dict[str, Any]) -> tuple[str, str
               enumerate(zip(reading.puzzle.columns, puzzle.columns, strict=False)) if a != b]
     size = f"read {got[0]}x{got[1]}, is {want[0]}x{want[1]}; " if got[:2] != want[:2] else ""
     return "WRONG", size + "; ".join(wrong[:6]), ms
+
+
+def reason(message: str) -> str:
+    """A refusal's kind: its message without the region, cut at its second colon or first
+    semicolon, numbers as N ("row 3 read as 1 2 needs 9 cells" and "column 7 read as 4
+    needs 12 cells" are one kind)."""
+    text = re.sub(r"^\[region[^]]*\]:\s*", "", message)
+    text = ":".join(text.split(":")[:2]).split(";")[0]
+    text = re.sub(r"\d+(\s+\d+)*", "N", text)
+    return re.sub(r"row N|column N", "LINE N", text).strip()
 
 
 def axis_table(results: list[tuple[dict[str, str], str]]) -> str:
@@ -85,6 +114,7 @@ def main() -> None:
     count = int(os.environ.get("BENCH_LOOKS", "60"))
     given = os.environ.get("BENCH_SEED") or os.environ.get("AUTOPLAYER_SEED")
     seed = int(given) if given else random.SystemRandom().randrange(1 << 30)
+    keep = Path(os.environ["BENCH_LOOKS_SAVE"]) if os.environ.get("BENCH_LOOKS_SAVE") else None
     print(f"BENCH_SEED={seed} BENCH_LOOKS={count}", flush=True)
     results: list[tuple[dict[str, str], str]] = []
     notes: dict[str, list[str]] = defaultdict(list)
@@ -92,7 +122,7 @@ def main() -> None:
     with GameServer() as server:
         for draw in range(count):
             look = random_look(np.random.default_rng([seed, draw]))
-            outcome, message, ms = read_look(server, f"looks-{draw}", look)
+            outcome, message, ms = read_look(server, f"looks-{draw}", look, keep)
             times.append(ms)
             results.append((axes(look), outcome))
             line = f"draw {draw}: {describe(look)}" + (f": {message}" if message else "")
@@ -110,6 +140,10 @@ def main() -> None:
           f"{statistics.median(times):.0f} ms, max {max(times):.0f} ms.\n\n"
           "Each axis value's looks (a look counts once on every axis; the values with "
           "the most refusals first):\n\n" + axis_table(results))
+    kinds = Counter(reason(line.split(": ", 2)[-1]) for line in notes["refused"])
+    if kinds:
+        md += ("\n\nRefusals by kind:\n\n| refusals | kind |\n| --- | --- |\n"
+               + "\n".join(f"| {n} | {kind} |" for kind, n in kinds.most_common()))
     for outcome in ("WRONG", "error", "refused"):
         if notes[outcome]:
             md += f"\n\n{outcome} ({len(notes[outcome])}):\n\n" + "\n".join(
