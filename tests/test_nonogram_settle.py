@@ -103,8 +103,8 @@ def _reading(rows: list[list[list[tuple[np.ndarray, tuple]]]],
                            tuple(map(tuple, row_numbers)), tuple(map(tuple, column_numbers)))
 
 
-def _solves(puzzle: Puzzle) -> bool:
-    return _solvable(puzzle)[0]
+def _solves(puzzle: Puzzle, seconds: float) -> bool:
+    return _solvable(puzzle, seconds)[0]
 
 
 def test_an_unsure_shape_is_settled_when_one_digit_alone_fits() -> None:

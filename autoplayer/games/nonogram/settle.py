@@ -14,6 +14,7 @@ goes on as before.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -35,6 +36,9 @@ MAX_COMBINATIONS = 20_000
 """Combinations tried (lines checked as they fill); more is refused as unsettled."""
 MAX_SOLVES = 12
 """Combinations that fit every line and the totals, handed to the solver at most."""
+SOLVE_BUDGET = 3.0
+"""Seconds of solving for all of one search's combinations (a combination the solver has
+not refuted in time counts as solving, as it does for a first reading)."""
 
 
 @dataclass(frozen=True)
@@ -74,11 +78,13 @@ def _slots(reading: NonogramReading) -> list[Slot]:
             for p, d in enumerate(number.digits)]
 
 
-def settle(reading: NonogramReading, solvable: Callable[[Puzzle], bool]) -> Settled | None:
+def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
+           ) -> Settled | None:
     """The one reading the puzzle allows among the unsure digits' alternatives (see the
     module docstring); None when no combination works. Raises `Ambiguous` when several
-    do and `Unsettled` when there are too many to try. `solvable`: whether a puzzle
-    whose clues fit has a solution (the solver)."""
+    do and `Unsettled` when there are too many to try. `solvable(puzzle, seconds)`:
+    whether a puzzle whose clues fit has a solution (the solver; True when it finds
+    no contradiction in that time)."""
     slots = _slots(reading)
     if not slots:
         return None
@@ -118,7 +124,7 @@ def _domain(group: GlyphGroup, every_digit: bool) -> tuple[int, ...]:
 
 def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup],
             unknowns: list[int], domains: list[tuple[int, ...]],
-            solvable: Callable[[Puzzle], bool]) -> Settled | None:
+            solvable: Callable[[Puzzle, float], bool]) -> Settled | None:
     group_of = {}
     for k, g in enumerate(groups):
         for i in g.members:
@@ -133,6 +139,10 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
         for i in (i for n in numbers for i in n):
             if group_of[i] in unknown_lines:
                 unknown_lines[group_of[i]].add(key)
+    # Unknowns in an order that completes lines early (a complete line is checked).
+    order = sorted(range(len(unknowns)), key=lambda d: len(unknown_lines[unknowns[d]]))
+    unknowns = [unknowns[d] for d in order]
+    domains = [domains[d] for d in order]
     # A line is checked once the last of its unknowns has a digit.
     done_at: list[list[tuple[str, int]]] = [[] for _ in unknowns]
     for key in lines:
@@ -150,12 +160,26 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
             digits = [value[group_of[i]] for i in n]
             if len(digits) > 1 and digits[0] == 0:
                 return None
-            numbers.append(int("".join(map(str, digits))))
+            number = 0
+            for d in digits:
+                number = 10 * number + d
+            numbers.append(number)
         if numbers == [0]:
             return ()
         return tuple(numbers) if all(numbers) else None
 
+    line_unknowns = {key: tuple(k for k in unknowns if key in unknown_lines[k]) for key in lines}
+    known: dict[tuple, bool] = {}
+
     def fits(key: tuple[str, int]) -> bool:
+        """Whether the line's clue with today's digits fits it (remembered by its digits)."""
+        memo = (key, *(value[k] for k in line_unknowns[key]))
+        hit = known.get(memo)
+        if hit is None:
+            hit = known[memo] = _fits(key)
+        return hit
+
+    def _fits(key: tuple[str, int]) -> bool:
         c = clue(key)
         if c is None:
             return False
@@ -181,9 +205,27 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
             sums[key[0]] += sum(c) if c else 0
         return sums["row"] == sums["column"]
 
-    def walk(depth: int) -> None:
+    # Rows' total minus columns' is linear in the digits (each counts by its place in its
+    # number): a partial combination whose rest cannot bring it to zero goes no further.
+    weight = [0] * len(groups)
+    for key, numbers in lines.items():
+        sign = 1 if key[0] == "row" else -1
+        for n in numbers:
+            for place, i in enumerate(n):
+                weight[group_of[i]] += sign * 10 ** (len(n) - 1 - place)
+    position = {k: d for d, k in enumerate(unknowns)}
+    offset = sum(weight[k] * value[k] for k in range(len(groups)) if k not in position)
+    low, high = [0] * (len(unknowns) + 1), [0] * (len(unknowns) + 1)
+    for d in range(len(unknowns) - 1, -1, -1):
+        terms = [weight[unknowns[d]] * v for v in domains[d]]
+        low[d], high[d] = low[d + 1] + min(terms), high[d + 1] + max(terms)
+    deadline = time.monotonic() + SOLVE_BUDGET
+
+    def walk(depth: int, partial: int) -> None:
         nonlocal tried, solves
         if len(solved) > 1:
+            return
+        if not clipped and not partial + low[depth] <= 0 <= partial + high[depth]:
             return
         if depth == len(unknowns):
             if not totals_agree():
@@ -193,8 +235,11 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
             solves += 1
             if solves > MAX_SOLVES:
                 raise _too_many(slots, groups, unknowns)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _too_many(slots, groups, unknowns)
             candidate = _with(reading, slots, groups, value)
-            if solvable(candidate.puzzle):
+            if solvable(candidate.puzzle, left):
                 solved.append(combo)
             return
         k = unknowns[depth]
@@ -204,12 +249,12 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
                 raise _too_many(slots, groups, unknowns)
             value[k] = digit
             if all(fits(key) for key in done_at[depth]):
-                walk(depth + 1)
+                walk(depth + 1, partial + weight[k] * digit)
             if len(solved) > 1:
                 break
         value[k] = groups[k].digits[0]
 
-    walk(0)
+    walk(0, offset)
     if not solved:
         return None
     if len(solved) > 1:

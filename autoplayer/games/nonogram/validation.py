@@ -85,10 +85,11 @@ def tail_problems(reading: NonogramReading) -> list[tuple[str, int, str]]:
     return out
 
 
-def _solvable(puzzle: Puzzle) -> tuple[bool, tuple[str, int] | None]:
+def _solvable(puzzle: Puzzle, seconds: float = SOLVE_SECONDS
+              ) -> tuple[bool, tuple[str, int] | None]:
     from autoplayer.games.nonogram.solver import Verdict, solve
 
-    result = solve(puzzle, max_solutions=1, timeout=SOLVE_SECONDS)
+    result = solve(puzzle, max_solutions=1, timeout=min(seconds, SOLVE_SECONDS))
     if result.verdict is Verdict.CONTRADICTION:
         return False, result.contradiction
     return True, None
@@ -102,7 +103,7 @@ def validate_reading(reading: NonogramReading, *, correct: bool = True) -> Nonog
         if first_problem is None:
             return reading
         raise _give_up(reading, first_problem)
-    settled = settle(reading, lambda puzzle: _solvable(puzzle)[0])
+    settled = settle(reading, lambda puzzle, seconds: _solvable(puzzle, seconds)[0])
     if settled is not None:
         return replace(settled.reading, corrections=settled.changed)
     first_problem = _check(reading)
