@@ -38,7 +38,14 @@ from autoplayer.vision.hairline import (
 )
 from autoplayer.vision.image import dark_ink, grounded_ink, luminance
 from autoplayer.vision.page_text import unaligned_text
-from autoplayer.vision.strips import Strip, cut_strip, drop_frame, ink_extent, thickest_rule
+from autoplayer.vision.strips import (
+    Strip,
+    band_end_gap,
+    cut_strip,
+    drop_frame,
+    ink_extent,
+    thickest_rule,
+)
 
 if TYPE_CHECKING:
     from autoplayer.vision.sides import ClueSides
@@ -157,10 +164,17 @@ def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) ->
             ignored.append(Rect(board.right + row_band.shape[1] - row_cut if far else 0,
                                 board.y, row_cut, board.h))
     col_depth = row_depth = 0
+    col_gap = row_gap = None
     if col_strength is not None and col_strength.size:
-        col_depth = ink_extent((col_strength > band_threshold).any(axis=1)[::-1], pitch)
+        col_ink = col_strength > band_threshold
+        col_gap = band_end_gap([col_ink[::-1, a0 - board.x:a1 - board.x].any(axis=1)
+                                for a0, a1 in col_spans], pitch)
+        col_depth = ink_extent(col_ink.any(axis=1)[::-1], pitch, col_gap)
     if row_strength is not None and row_strength.size:
-        row_depth = ink_extent((row_strength > band_threshold).any(axis=0)[::-1], pitch)
+        row_ink = row_strength > band_threshold
+        row_gap = band_end_gap([row_ink[a0 - board.y:a1 - board.y, ::-1].any(axis=0)
+                                for a0, a1 in row_spans], pitch)
+        row_depth = ink_extent(row_ink.any(axis=0)[::-1], pitch, row_gap)
 
     def cut(kind: str, indices: Iterable[int], hair: float | None
             ) -> dict[int, tuple[Strip, bool]]:
@@ -170,9 +184,9 @@ def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) ->
         span, and across it from the band's depth to the board's edge.
         """
         column = kind == "column"
-        spans, strength, scale, depth = (
-            (col_spans, col_strength, col_scale, col_depth) if column
-            else (row_spans, row_strength, row_scale, row_depth)
+        spans, strength, scale, depth, gap = (
+            (col_spans, col_strength, col_scale, col_depth, col_gap) if column
+            else (row_spans, row_strength, row_scale, row_depth, row_gap)
         )
         start, edge = (board.x, col_band.shape[0]) if column else (board.y, row_band.shape[1])
         out: dict[int, tuple[Strip, bool]] = {}
@@ -188,8 +202,8 @@ def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) ->
             else:
                 box, part = Rect(edge - depth, a0, depth, a1 - a0), (along, across)
             st, sc = strength[part], scale[part]
-            out[k] = (cut_strip(kind, k, box, st, sc, band_threshold, pitch, dark, hair),
-                      edge == depth and _touches_far_edge(st, band_threshold, pitch, kind))
+            out[k] = (cut_strip(kind, k, box, st, sc, band_threshold, pitch, dark, hair, gap),
+                      edge == depth and _touches_far_edge(st, band_threshold, pitch, kind, gap))
         return out
 
     # Whether the font is a hairline one is judged on a sample of the strips (one font
@@ -254,11 +268,12 @@ def _turned_back(strip: Strip, start: int, size: int) -> Strip:
     return Strip(strip.kind, strip.index, back(strip.box), groups)
 
 
-def _touches_far_edge(strength: np.ndarray, threshold: float, pitch: float, kind: str) -> bool:
+def _touches_far_edge(strength: np.ndarray, threshold: float, pitch: float, kind: str,
+                      gap: float | None = None) -> bool:
     """Whether a strip's clue ink runs on to the picture's edge (numbers may be cut off)."""
     ink = strength > threshold
     along = ink.any(axis=0 if kind == "row" else 1)
-    if ink_extent(along[::-1], pitch) < along.size:
+    if ink_extent(along[::-1], pitch, gap) < along.size:
         return False
     edge = ink[:, 0] if kind == "row" else ink[0, :]
     return bool(edge.any())

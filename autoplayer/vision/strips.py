@@ -27,7 +27,10 @@ antialiased edges spread wider in luminance (keyed by `dark` ink)."""
 BAND_END_GAP = 0.95
 """A band ends after this many cell pitches without ink (stacked column numbers leave
 less than a pitch between them; the page above a band, a status line, may leave just
-more)."""
+more), unless its own numbers stand further apart (`band_end_gap`)."""
+SPACED_GAP = 1.2
+"""A band whose numbers stand further apart than `BAND_END_GAP` (clue cells wider than the
+board's, digits as tall as a cell) ends after this many times its usual wide gap."""
 
 
 @dataclass(frozen=True)
@@ -43,9 +46,10 @@ class Strip:
     vertically; row strips: one group holding every blob, split later)."""
 
 
-def ink_extent(profile: np.ndarray, pitch: float) -> int:
-    """How far from the board (index 0) the band's ink reaches before a long blank gap."""
-    limit = max(3, int(BAND_END_GAP * pitch))
+def ink_extent(profile: np.ndarray, pitch: float, gap: float | None = None) -> int:
+    """How far from the board (index 0) the band's ink reaches before a long blank gap
+    (`gap` px, when the band's own spacing is known: `band_end_gap`)."""
+    limit = max(3, int(gap if gap is not None else BAND_END_GAP * pitch))
     last_ink = -1
     for i, has_ink in enumerate(profile):
         if has_ink:
@@ -55,17 +59,39 @@ def ink_extent(profile: np.ndarray, pitch: float) -> int:
     return last_ink + 1
 
 
+def band_end_gap(profiles: list[np.ndarray], pitch: float) -> float:
+    """How long a blank ends a band (px), from its strips' ink profiles (index 0 at the
+    board): `BAND_END_GAP` pitches, or more when the band's numbers stand further apart.
+
+    Clue cells wider than the board's, or digits as tall as a cell, put numbers more
+    than a pitch apart, and the band would end after its first number. Gaps followed by
+    more ink further out are the band's own (a label beyond the clues is at most a
+    strip's last), up to two pitches (no layout spaces its numbers wider): when most
+    strips show them wide, the widest usual one sets the end.
+    """
+    usual = BAND_END_GAP * pitch
+    inner = []
+    for profile in profiles:
+        parts = runs(profile)
+        inner += [g for g in (parts[i + 1][0] - parts[i][1] for i in range(len(parts) - 2))
+                  if g <= 2 * pitch]
+    if len(inner) < 5:
+        return usual
+    return max(usual, SPACED_GAP * float(np.percentile(inner, 90)))
+
+
 def cut_strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.ndarray,
               band_threshold: float, pitch: float, dark: bool = True,
-              hairline: float | None = None) -> Strip:
+              hairline: float | None = None, end_gap: float | None = None) -> Strip:
     """The strip of one line (`box`, its ink `strength` and `scale` cut from the band),
-    its ink cut into blobs; `hairline`: the threshold for a hairline font."""
+    its ink cut into blobs; `hairline`: the threshold for a hairline font; `end_gap`: the
+    blank that ends the band (`band_end_gap`)."""
     if strength.size == 0:
         return Strip(kind, index, box, ())
     # Keep only what reaches the board without a long blank gap (the band's far side
     # may hold unrelated labels and buttons), then threshold against this strip's ink.
     along = (strength > band_threshold).any(axis=0 if kind == "row" else 1)
-    reach = ink_extent(along[::-1], pitch)
+    reach = ink_extent(along[::-1], pitch, end_gap)
     if kind == "row":
         x_off, y_off = box.x + strength.shape[1] - reach, box.y
         strength = strength[:, strength.shape[1] - reach:]
