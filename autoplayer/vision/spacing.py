@@ -28,6 +28,12 @@ used (the gap is the measure every game read so far was learned with)."""
 TWO_CLUSTERS = 0.2
 """Two clusters of steps stand at least this share of the digit height apart (a space
 is a third of a digit's advance or more); else every step is of one kind."""
+INSIDE_GAP = 0.45
+"""The blank between the digits of one number is on the whole no wider than this share of
+the digit height (a tabular font's "11" leaves about half a height, most pairs far
+less): a lower cluster wider than this is the gaps between numbers."""
+INSIDE_STEP = 1.1
+"""Likewise for centre-to-centre steps: a digit's advance is under a digit height."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +66,8 @@ def learn_spacing(layout: ClueLayout) -> Spacing:
     if step_split is None or gap_split is None:
         return by_gap
     (s_lo, s_hi, s_score), (_, _, g_score) = step_split, gap_split
-    if s_hi - s_lo < TWO_CLUSTERS * layout.digit_height or s_score < STEP_PREFERENCE * g_score:
+    if (s_hi - s_lo < TWO_CLUSTERS * layout.digit_height or s_score < STEP_PREFERENCE * g_score
+            or s_lo > INSIDE_STEP * layout.digit_height):
         return by_gap
     if inside:
         s_lo = min(s_lo, float(np.median(inside)))
@@ -114,6 +121,7 @@ def gap_threshold(layout: ClueLayout) -> tuple[float, float]:
     """
     inside: list[int] = []
     mixed: list[int] = []
+    scale = layout.digit_height
     for strip in layout.columns:
         for g in strip.groups:
             inside += [g[i].box.x - g[i - 1].box.right for i in range(1, len(g))]
@@ -121,7 +129,9 @@ def gap_threshold(layout: ClueLayout) -> tuple[float, float]:
         for g in strip.groups:
             mixed += [g[i].box.x - g[i - 1].box.right for i in range(1, len(g))]
     gaps = np.array(inside + mixed, dtype=float)
-    scale = layout.digit_height
+    # Pieces of neighbouring columns' numbers (digits wider than a column) stand too far
+    # apart to be one number's digits: no evidence of the gap inside one.
+    inside = [g for g in inside if g <= INSIDE_GAP * scale]
     if gaps.size >= 2:
         lo, hi = float(gaps.min()), float(gaps.max())
         for _ in range(20):
@@ -130,8 +140,9 @@ def gap_threshold(layout: ClueLayout) -> tuple[float, float]:
             if a.size == 0 or b.size == 0:
                 break
             lo, hi = float(a.mean()), float(b.mean())
-        # Two real clusters sit far apart; otherwise every gap is of one kind.
-        if hi - lo >= 0.25 * scale and hi >= 1.8 * max(lo, 1.0):
+        # Two real clusters sit far apart, the lower one narrow enough to be inside
+        # numbers; otherwise every gap is of one kind.
+        if hi - lo >= 0.25 * scale and hi >= 1.8 * max(lo, 1.0) and lo <= INSIDE_GAP * scale:
             if inside:
                 lo = min(lo, float(np.median(inside)))
             return lo, hi
