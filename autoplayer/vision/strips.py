@@ -33,6 +33,10 @@ SPACED_GAP = 1.2
 board's, digits as tall as a cell) ends after this many times its usual wide gap."""
 
 
+RULE_FLANK = 0.6
+"""A line across a strip has less ink than this share of the strip beside it (`_drop_rules`)."""
+
+
 @dataclass(frozen=True)
 class Strip:
     """One line's clue area and the ink blobs found in it, in reading order."""
@@ -257,15 +261,19 @@ def thickest_rule(pitch: float) -> int:
 
 def _drop_rules(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
     """Remove box borders, separators and the board's frame: thin lines across the whole
-    strip, and anything longer along the strip than three cells."""
+    strip, and anything longer along the strip than three cells. A thin run across the
+    strip flanked by ink over most of the strip is no line but part of a wider shape: a
+    slanted stroke of a digit taller than the strip."""
     across_axis = 0 if kind == "row" else 1
     across = ink.shape[across_axis]
     thin = thickest_rule(pitch)
-    full = ink.sum(axis=across_axis) >= across
+    cover = ink.sum(axis=across_axis)
+    full = cover >= across
     if full.any():
         ink = ink.copy()
         for a, b in runs(full):
-            if b - a <= thin:
+            flank = max(cover[a - 1] if a > 0 else 0, cover[b] if b < cover.size else 0)
+            if b - a <= thin and flank < RULE_FLANK * across:
                 if kind == "row":
                     ink[:, a:b] = False
                 else:
