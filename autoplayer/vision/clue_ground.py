@@ -24,8 +24,9 @@ def paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, ax
     Paper is an area, not a line: a highlight no wider than a rule (a bar's bright
     edge, along or across) is not the paper, or the whole bar would look like a
     mid-tone seam. Where a number's strokes leave no such area across the strip (the
-    feet of a wide "12"), the paper within half a cell along stands in (beyond the
-    digit), no brighter than the brightest pixel there.
+    feet of a wide "12", the stem of a digit taller than the strip), the paper within
+    half a cell along stands in (beyond the digit), no brighter than the brightest pixel
+    there or within half a cell across (above and below a digit taller than its strip).
     """
     if not band.size:
         return band.copy()
@@ -34,7 +35,7 @@ def paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, ax
     along = (reach, 1) if axis == 0 else (1, reach)
     thin_out, spread, lower = ((cv2.MORPH_ERODE, cv2.MORPH_DILATE, np.minimum) if dark
                                else (cv2.MORPH_DILATE, cv2.MORPH_ERODE, np.maximum))
-    raw = _across(band, spans, offset, axis, dark)
+    raw = _across(band, spans, offset, axis, dark, reach // 2)
     # Beyond the band's edge is no paper: a highlight along its edge is not an area.
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, square)
     thinned = cv2.morphologyEx(band, thin_out, kernel, borderType=cv2.BORDER_CONSTANT,
@@ -45,18 +46,21 @@ def paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, ax
 
 
 def _across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, axis: int,
-            dark: bool) -> np.ndarray:
-    """The brightest (dark ink; else darkest) pixel across each strip, along it."""
+            dark: bool, margin: int = 0) -> np.ndarray:
+    """The brightest (dark ink; else darkest) pixel across each strip (widened by `margin`
+    on either side), along it."""
     ground = np.full_like(band, 255.0 if dark else 0.0)
     pick = np.max if dark else np.min
+    n = band.shape[axis]
     for a, b in spans:
-        a, b = max(0, a - offset), min(band.shape[axis], b - offset)
+        a, b = max(0, a - offset), min(n, b - offset)
         if b <= a:
             continue
+        c, d = max(0, a - margin), min(n, b + margin)
         if axis == 0:
-            ground[a:b, :] = pick(band[a:b, :], axis=0)
+            ground[a:b, :] = pick(band[c:d, :], axis=0)
         else:
-            ground[:, a:b] = pick(band[:, a:b], axis=1)[:, None]
+            ground[:, a:b] = pick(band[:, c:d], axis=1)[:, None]
     return ground
 
 
