@@ -14,9 +14,12 @@ import numpy as np
 
 from autoplayer.vision.grid import Grid
 
+SOLID_INK = 0.15
+"""Ink within this share of the way from the band's extreme to its median is solid ink."""
+
 
 def paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, axis: int,
-                 dark: bool, rule_width: int, pitch: float) -> np.ndarray:
+                 dark: bool, rule_width: int, pitch: float, tall: bool = False) -> np.ndarray:
     """Each strip's paper at each point along it: its brightest pixel across the strip
     there (darkest for light ink). A strip is taller than its digits, so paper shows
     above or below every stroke; outside every strip nothing is bounded.
@@ -24,9 +27,11 @@ def paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, ax
     Paper is an area, not a line: a highlight no wider than a rule (a bar's bright
     edge, along or across) is not the paper, or the whole bar would look like a
     mid-tone seam. Where a number's strokes leave no such area across the strip (the
-    feet of a wide "12", the stem of a digit taller than the strip), the paper within
-    half a cell along stands in (beyond the digit), no brighter than the brightest pixel
-    there or within half a cell across (above and below a digit taller than its strip).
+    feet of a wide "12"), the paper within half a cell along stands in (beyond the
+    digit), no brighter than the brightest pixel there. With `tall` digits (taller than
+    a strip: the stem of a 1 crosses it whole) that cap is looked for within half a cell
+    across too where solid ink crosses the strip (the frame of a bar, solid too, would
+    pass for ink: only digits known to be tall get this).
     """
     if not band.size:
         return band.copy()
@@ -35,7 +40,14 @@ def paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, ax
     along = (reach, 1) if axis == 0 else (1, reach)
     thin_out, spread, lower = ((cv2.MORPH_ERODE, cv2.MORPH_DILATE, np.minimum) if dark
                                else (cv2.MORPH_DILATE, cv2.MORPH_ERODE, np.maximum))
-    raw = _across(band, spans, offset, axis, dark, reach // 2)
+    raw = _across(band, spans, offset, axis, dark)
+    if tall:
+        # A strip crossed wholly by ink as dark as the band's darkest (light: as light)
+        # is crossed by a stroke of a digit taller than the strip: its paper lies beyond.
+        ink_level, middle = np.percentile(band, [0.5 if dark else 99.5, 50])
+        solid = np.abs(raw - ink_level) < SOLID_INK * abs(middle - ink_level)
+        if solid.any():
+            raw = np.where(solid, _across(band, spans, offset, axis, dark, reach // 2), raw)
     # Beyond the band's edge is no paper: a highlight along its edge is not an area.
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, square)
     thinned = cv2.morphologyEx(band, thin_out, kernel, borderType=cv2.BORDER_CONSTANT,

@@ -112,8 +112,24 @@ def _band(lum: np.ndarray, board: Rect, side: str) -> np.ndarray:
     return np.ascontiguousarray(lum[board.y:board.bottom, board.right:][:, ::-1])
 
 
+TALL_DIGITS = 0.9
+"""Digits taller than this share of a row's strip may cross it whole (`paper_across`)."""
+
+
 def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) -> ClueLayout:
-    """The clue bands on the sides `sides` names (left and top when not given)."""
+    """The clue bands on the sides `sides` names (left and top when not given); cut again
+    knowing it when the digits prove taller than a row's strip."""
+    layout = _find_clues(image, grid, sides, False)
+    heights = [b.box.h for s in layout.columns for g in s.groups for b in g]
+    spans = [b - a for a, b in _boundaries(grid.ys, 0, image.shape[0])]
+    if heights and spans and float(np.median(heights)) > TALL_DIGITS * float(np.median(spans)):
+        return _find_clues(image, grid, sides, True)
+    return layout
+
+
+def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bool
+                ) -> ClueLayout:
+    """`find_clues`, told whether the digits are taller than a row's strip."""
     lum = luminance(image)
     h_img, w_img = lum.shape
     board = _inside(grid.rect, w_img, h_img)
@@ -136,12 +152,14 @@ def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) ->
         band = col_band
         col_scale, col_strength = grounded_ink(
             band, (1, long), dark,
-            paper_across(band, col_spans, board.x, 1, dark, rule_width, pitch), rule_width)
+            paper_across(band, col_spans, board.x, 1, dark, rule_width, pitch, tall),
+            rule_width)
     if row_band.shape[1]:
         band = row_band
         row_scale, row_strength = grounded_ink(
             band, (long, 1), dark,
-            paper_across(band, row_spans, board.y, 0, dark, rule_width, pitch), rule_width)
+            paper_across(band, row_spans, board.y, 0, dark, rule_width, pitch, tall),
+            rule_width)
     peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_scale, row_scale)
              if s is not None and s.size]
     peak = max(peaks) if peaks else 0.0
