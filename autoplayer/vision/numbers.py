@@ -175,6 +175,19 @@ def split_numbers(units: list[list[DigitReading]], gaps: list[float], lo: float,
             decided.append(True)
         else:
             decided.append(None)
+    # A gap decided inside a number with more digits than the line's length has is open
+    # after all: a space can be as narrow as the gaps inside numbers ("10 1" in a font
+    # whose 1 sits at the right of its advance). (A number merely too large keeps its
+    # gaps: a misread digit explains it too, and the validator tries its alternatives.)
+    bounds = list(itertools.accumulate(len(u) for u in units))[:-1]  # digits before gap i
+    start = 0
+    for n in _group(units, [d is not False for d in decided]):
+        end = start + len(n.digits)
+        if len(n.digits) > max_digits:
+            for i, at in enumerate(bounds):
+                if start < at < end and decided[i] is False:
+                    decided[i] = None
+        start = end
     open_ = [i for i, d in enumerate(decided) if d is None]
     if len(open_) > MAX_AMBIGUOUS_GAPS:  # too many to enumerate: nearest typical gap wins
         for i in open_:
@@ -190,16 +203,18 @@ def split_numbers(units: list[list[DigitReading]], gaps: list[float], lo: float,
             g = gaps[i]
             cost += max(0.0, hi - g) / span if splits[i] else max(0.0, g - lo) / span
         numbers = _group(units, splits)
-        for n in numbers:
-            if len(n.digits) > max_digits or n.value > length or n.value == 0:
-                cost += 5.0
-            if len(n.digits) > 1 and n.digits[0].digit == 0:
-                cost += 5.0
+        cost += 5.0 * sum(_impossible(n, length, max_digits) for n in numbers)
         if sum(n.value for n in numbers) + len(numbers) - 1 > length:
             cost += 5.0
         if best is None or cost < best[0]:
             best = (cost, numbers)
     return best[1] if best else []
+
+
+def _impossible(number: ClueNumber, length: int, max_digits: int) -> bool:
+    """Whether a number could not be one of a line's clue numbers as read."""
+    return (len(number.digits) > max_digits or number.value > length or number.value == 0
+            or (len(number.digits) > 1 and number.digits[0].digit == 0))
 
 
 def _group(units: list[list[DigitReading]], splits: list[bool | None]) -> list[ClueNumber]:
