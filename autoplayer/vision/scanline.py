@@ -73,7 +73,10 @@ class Segment:
 
 
 def row_token(row: np.ndarray, width: int) -> str | None:
-    groups = runs(row)
+    return _token(runs(row), width)
+
+
+def _token(groups: list[tuple[int, int]], width: int) -> str | None:
     if not groups:
         return None
     if len(groups) >= 3:
@@ -129,7 +132,8 @@ def _stems(spans: list[list[tuple[int, int]]], tokens: list[str | None], w: int
     return out
 
 
-def _middle_bars(g: np.ndarray, tokens: list[str | None]) -> list[str | None]:
+def _middle_bars(spans: list[list[tuple[int, int]]], tokens: list[str | None], w: int
+                 ) -> list[str | None]:
     """Side tokens that are bars across the glyph's middle, made "C" (after `_stems`).
 
     At small sizes a middle bar can fall short of the width and off centre: a 3's
@@ -137,8 +141,6 @@ def _middle_bars(g: np.ndarray, tokens: list[str | None]) -> list[str | None]:
     below it, a 5's middle bar (half the width or more) joins its left stroke to the
     right one below. Taken for side strokes, they leave a 3 or a 5 that reads as 7.
     """
-    w = g.shape[1]
-    spans = [runs(row) for row in g]
     reach = max(2.0, 0.2 * w)
     out = _stems(spans, tokens, w)
     sides = ("L", "R")
@@ -165,7 +167,8 @@ def segments(glyph: np.ndarray) -> list[Segment]:
     g, _, _ = trim(np.asarray(glyph, dtype=bool))
     h, w = g.shape
     out: list[list] = []
-    for tok in _middle_bars(g, [row_token(row, w) for row in g]):
+    spans = [runs(row) for row in g]
+    for tok in _middle_bars(spans, [_token(s, w) for s in spans], w):
         if tok is None:
             continue
         if out and out[-1][0] == tok:
