@@ -130,9 +130,13 @@ def _drop_edge_slivers(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
         if stats[i, cv2.CC_STAT_AREA] <= rule and (x1 <= rule + 1 if left else x0 >= w - rule - 1):
             bad.append(i)  # a speck of shading (broken up by a texture) in the side's margin
             continue
-        if 2 * min(x1 - x0, rule) >= h:
+        own = labels[y0:y0 + h] == i
+        # How thick the shape runs along the side: its typical row, not its widest (the
+        # shading at a bar's end spreads a line's last rows sideways).
+        thick = float(np.median(own.sum(axis=1)))
+        if 2 * min(thick, rule) >= h:
             continue
-        cols = (labels[y0:y0 + h] == i).sum(axis=0)
+        cols = own.sum(axis=0)
         side = np.arange(w)
         near = (side <= 2 * rule) if left else (side >= w - 1 - 2 * rule)
         if cols[~near].sum() > 0.1 * cols.sum():
