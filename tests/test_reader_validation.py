@@ -42,12 +42,27 @@ def test_a_misread_number_is_replaced_by_its_next_best_reading():
     assert fixed.corrections == (f"row 1: {wrong} -> {good.value}",)
 
 
+def test_a_smeared_digit_is_settled_by_the_puzzle_when_one_digit_alone_fits():
+    """A blob no reader can name is an unsure shape: the one digit that makes the clues add
+    up and solve is taken (as a person reads 'that must be a 6'), and said to be."""
+    puzzle, page = _page()
+    first = read_nonogram(np.asarray(page))
+    number = first.column_numbers[3][-1]
+    box = number.box
+    ImageDraw.Draw(page).rectangle((box.x, box.y, box.right - 1, box.bottom - 1), fill=(20,) * 3)
+    reading = read_nonogram(np.asarray(page))
+    assert (reading.puzzle.rows, reading.puzzle.columns) == (puzzle.rows, puzzle.columns)
+    assert any(c.startswith("column 4:") and c.endswith(f"-> {number.value}")
+               for c in reading.corrections)
+
+
 def test_an_unreadable_clue_names_the_line_region_and_shows_the_glyph():
     _puzzle, page = _page()
     first = read_nonogram(np.asarray(page))
-    # Smear a clue digit into a blob no reading can fix.
+    # Erase a whole clue number: no digit of any glyph brings it back.
     box = first.column_numbers[3][-1].box
-    ImageDraw.Draw(page).rectangle((box.x, box.y, box.right - 1, box.bottom - 1), fill=(20,) * 3)
+    ImageDraw.Draw(page).rectangle((box.x - 1, box.y - 1, box.right, box.bottom),
+                                   fill=(250,) * 3)
     with pytest.raises(InputError) as err:
         read_nonogram(np.asarray(page))
     text = str(err.value)

@@ -19,10 +19,10 @@ hovered cell (hover=R,C) in every skin and theme, the cell states read exactly.
 
 Appearance options (`font=`, `weight=`, `texture=`; the bars skin draws one bar per
 line with single-space numbers, as KDE's Picmi does): every font on every texture
-read exactly at the sizes a person reads easily, and random combinations of skin,
-appearance, theme, cell size and board, drawn afresh each run (the seed is printed;
-AUTOPLAYER_SEED=N repeats a run), each read exactly or refused, never read wrong, and
-most of them read exactly.
+read exactly at the sizes a person reads easily, and random looks (tests/looks.py: skin,
+theme, cell size and board mixed with every layout and appearance option), drawn afresh
+each run (the seed is printed; AUTOPLAYER_SEED=N repeats a run), each read as `play`
+reads them, exactly or refused, never read wrong, and at least EXACT_FLOOR exactly.
 """
 
 from __future__ import annotations
@@ -33,10 +33,11 @@ import numpy as np
 import pytest
 from desktop import needs_chromium
 from draws import Draws, run_seed
+from looks import describe, random_look, url_params
 from pages import shoot_board
 
 from autoplayer.games.nonogram.reader import read_nonogram
-from autoplayer.vision.templates import load_templates
+from autoplayer.vision.templates import every_template_set, load_templates
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
 
@@ -246,24 +247,22 @@ def test_reads_bars_in_every_font_and_texture(server, font, texture, theme, cell
 
 RUN_SEED = run_seed()
 RANDOM_LOOKS = 24
-EXACT_FLOOR = 14
-"""Of the RANDOM_LOOKS, the least that must read exactly. Measured on 480 looks (20 seeds
-of 24): 407 exact, 73 refused (clues that do not add up), none wrong, never fewer than
-18 of 24 exact; at that 15 % refusal rate a run falls below 14 of 24 once in 3,000 (once
-in 120 at 22 %), while a reader refusing half the looks fails three runs in four."""
+EXACT_FLOOR = 7
+"""Of the RANDOM_LOOKS, the least that must read exactly. The looks range over every axis
+of tests/looks.py (issue 23's tall digits, faint lines, grey ink, black, slab and italic
+faces, boxed 5x5 boards, 30x20+ boards of 8-9 px digits, a ruled menu panel, mixed with
+the skins, themes, textures, clue sides and frames). Measured with that generator on 300
+looks (`bench/bench_nonogram_looks.py`, seeds 2023 and 77): 188 exact, 112 refused, none
+wrong (63 %; every look with digits of 1.0-1.2x the cell refused). At 63 % a run falls
+below 7 of 24 once in 6,000; a reader refusing 70 % of the looks fails two runs in five.
+Raise it as the reader learns these looks (issue 23 asks for 95 %)."""
 
 
 def _random_look(rng: np.random.Generator) -> dict:
-    skin = str(rng.choice((*SKINS, "bars", "bars")))
-    look = {"skin": skin, "theme": str(rng.choice(THEMES)),
-            "cell": int(rng.integers(14, 41)),
-            "size": (int(rng.integers(5, 31)), int(rng.integers(5, 31))),
-            "seed": int(rng.integers(1 << 20))}
-    if skin != "pixel":
-        look |= {"font": str(rng.choice(APPEARANCE_FONTS)),
-                 "weight": str(rng.choice(("normal", "bold")))}
-    look["texture"] = str(rng.choice(TEXTURES))
-    return look
+    """Skins, themes, fonts and faces, textures, digit heights, line and ink contrast, clue
+    sides, frames, boxed clues, headings, a menu panel, big boards of tiny digits: the
+    generator the looks bench measures (tests/looks.py)."""
+    return random_look(rng)
 
 
 def test_random_looks_read_exactly_or_refused(server):
@@ -271,12 +270,12 @@ def test_random_looks_read_exactly_or_refused(server):
     tally = Draws(RUN_SEED, EXACT_FLOOR)
     for draw in range(RANDOM_LOOKS):
         look = _random_look(np.random.default_rng([RUN_SEED, draw]))
-        with tally.draw(f"draw {draw}: {look}") as judge:
+        with tally.draw(f"draw {draw}: {describe(look)}") as judge:
             session = f"random-{RUN_SEED}-{draw}"
-            params = {k: v for k, v in look.items() if k not in ("size", "cell")}
-            image = _shoot(server, session, look["size"], look["cell"], **params)
+            image = shoot_board(server, session, look["size"], look["cell"], room=300,
+                                **url_params(look))
             puzzle = server.puzzle(session)
-            reading = read_nonogram(image)
+            reading = read_nonogram(image, fallbacks=every_template_set())
             judge((reading.grid.width, reading.grid.height, reading.puzzle.rows,
                    reading.puzzle.columns)
                   == (puzzle.width, puzzle.height, puzzle.rows, puzzle.columns))

@@ -210,3 +210,46 @@ def test_pixel_digit_table_has_ten_distinct_blocky_glyphs():
     for d, rows in digits.items():
         assert len(rows) == 9 and len({len(r) for r in rows}) == 1, d
         assert len(rows[0]) == (2 if d == "1" else 5), d
+
+
+def test_looks_of_third_party_games_are_drawn_as_asked(game_server):
+    """digits=1.0: row numbers whose ink is as tall as the cell, column numbers stacked
+    below the board in a band that grew for them; lines=1.15:yellow on a frameless board;
+    grey ink; Lato Black loaded before the first draw; a ruled menu panel above the board."""
+    from autoplayer.webgame.contrast import contrast, parse_hex
+
+    image, layout = shoot(game_server, "looks-tall", size=(10, 10), seed=21, skin="serif",
+                          cell=24, rows="right", columns="bottom", frame="0", fives="0",
+                          digits="1.0", lines="1.15:yellow", ink="3", font="lato",
+                          weight="black", panel="top", heading="Gallery")
+    config = game_server.config("looks-tall")
+    assert config is not None
+    colours = {**nonogram.skins()["serif"]["light"], **config["appearance"]["colours"]}
+    assert layout["clueFace"] == "loaded"
+    pitch = layout["pitch"]
+    # Rows of numbers as tall as the cells touch: each number's ink fills its own
+    # rectangle's height (the page's measure of the digits' ink) and stays in its width.
+    for line in layout["clues"]["rows"] + layout["clues"]["columns"]:
+        for n in line:
+            assert n["h"] == pitch, n
+            ink = near(image[n["y"]:n["y"] + n["h"], n["x"] - 3:n["x"] + n["w"] + 3],
+                       colours["ink"], 40)
+            rows, cols = (np.nonzero(ink.any(axis=k))[0] for k in (1, 0))
+            assert rows.max() - rows.min() + 1 >= pitch - 2, n
+            assert cols.min() >= 2 and cols.max() <= n["w"] + 3, n
+    deepest = max(len(c) for c in layout["clues"]["columns"])
+    assert layout["columnClueArea"]["h"] >= deepest * pitch
+    # Inner lines in the pale yellow asked for; no outer frame.
+    line = parse_hex(colours["grid"])
+    assert contrast(line, parse_hex(colours["cell"])) == pytest.approx(1.15, rel=0.01)
+    assert line[0] >= line[1] > line[2]
+    mid = layout["ys"][3] + pitch // 2
+    assert near(image[mid:mid + 1, layout["xs"][4]:layout["xs"][4] + 1], colours["grid"], 6).all()
+    assert not near(image[mid:mid + 1, layout["xs"][0]:layout["xs"][0] + 1],
+                    colours["grid"], 6).any()
+    # The panel: between the heading and the board, its outline in the grid's colour.
+    panel = layout["panel"]
+    assert panel["y"] > layout["canvas"]["y"] + 12
+    assert panel["y"] + panel["h"] < layout["board"]["y"]
+    top_edge = image[panel["y"], panel["x"]:panel["x"] + panel["w"]]
+    assert near(top_edge[None], colours["grid"], 6).mean() > 0.95

@@ -21,6 +21,10 @@ FONTS = {
     "serif": "/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf",
     "mono": "/usr/share/fonts/truetype/liberation/LiberationMono-Bold.ttf",
     "pixel": "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf",
+    # Display fonts the generic readers know worst: a black-weight sans (its 1, 2 and 4
+    # read as one another) and an italic serif (its 4 reads as 9 or 3, its 5 as 3).
+    "black": "/usr/share/fonts/truetype/lato/Lato-Black.ttf",
+    "italic": "/usr/share/fonts/truetype/liberation/LiberationSerif-BoldItalic.ttf",
 }
 
 

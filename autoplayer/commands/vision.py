@@ -96,6 +96,8 @@ def run_read(args: argparse.Namespace) -> int:
     grid = reading.state if known.any() else None
     out = [f"{puzzle.width}x{puzzle.height} board at x={reading.board.x} y={reading.board.y} "
            f"w={reading.board.w} h={reading.board.h}"]
+    out += [f"passed over a ruled region at x={r.x} y={r.y} w={r.w} h={r.h}: not read as the "
+            "puzzle" for r in reading.passed_over]
     if reading.template_set is not None:
         out.append(f"clues read with templates {reading.template_set}")
     out += [f"corrected {c}" for c in reading.corrections]
@@ -135,7 +137,8 @@ def write_overlay(path: str, image, reading, low: float) -> None:
     numbers = [(n.value, n.confidence, n.box) for _, _, n in reading.numbers()]
     ignored = reading.layout.ignored if reading.layout is not None else ()
     save_png(path, draw_overlay(image, reading.board, reading.cells, numbers, low=low,
-                                cell_marks=marks, ignored=ignored))
+                                cell_marks=marks, ignored=ignored,
+                                passed_over=reading.passed_over))
 
 
 def run_calibrate(args: argparse.Namespace) -> int:

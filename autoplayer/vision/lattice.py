@@ -11,6 +11,9 @@ added (`autoplayer.vision.board_edges`).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
+import cv2
 import numpy as np
 
 from autoplayer.errors import InputError
@@ -80,17 +83,69 @@ def find_grid(image: np.ndarray, *, tiles: bool = False) -> Grid:
 
     `tiles`: the board is a sliding puzzle's: cells hold big numbers, one
     lattice position is a gap, and there are no clue boxes to trim.
+    The board is the lattice with the most cells; `find_lattices` gives every
+    candidate, for a reader that can tell its puzzle by what lies around it.
     """
+    best: Grid | None = None
+    for _, sel, make in _size_classes(image, tiles):
+        grid = make(sel)
+        if grid is not None and (best is None or _cells(grid) > _cells(best)):
+            best = grid
+    if best is None:
+        h_img, w_img = image.shape[:2]
+        raise InputError("no plausible grid of square cells found", region=(0, 0, w_img, h_img))
+    return best
+
+
+def find_lattices(image: np.ndarray, *, tiles: bool = False) -> list[Grid]:
+    """Every plausible lattice of square cells in view, most cells first (the first is
+    `find_grid`'s board); raises InputError as `find_grid` does when there is none.
+
+    Several ruled regions may be in view (a menu panel of boxes above the board, a
+    toolbar, a preview): each group of cell patches standing apart from the rest
+    gives a lattice of its own, besides the one all patches of a size give together.
+    A lattice lying along the lines of a larger one, inside it, is part of it and
+    not listed. Which lattice is the puzzle is the reader's to say, by what lies
+    around each (clue numbers lined up with its lines, numbers in its cells).
+    """
+    found: list[Grid] = []
+    for size, sel, make in _size_classes(image, tiles):
+        grids = [make(sel)]
+        groups = _apart(sel, size)
+        if len(groups) > 1:
+            least = _least(tiles)
+            grids += [make(sel[g]) for g in groups if len(g) >= least]
+        for grid in grids:
+            if grid is not None and grid not in found:
+                found.append(grid)
+    if not found:
+        h_img, w_img = image.shape[:2]
+        raise InputError("no plausible grid of square cells found", region=(0, 0, w_img, h_img))
+    found.sort(key=lambda g: -_cells(g))
+    return [g for i, g in enumerate(found) if not any(_part_of(g, big) for big in found[:i])]
+
+
+def _cells(grid: Grid) -> int:
+    return grid.width * grid.height
+
+
+def _least(tiles: bool) -> int:
+    side = MIN_TILE_SIDE if tiles else MIN_SIDE
+    return side * side - (1 if tiles else 0)
+
+
+def _size_classes(image: np.ndarray, tiles: bool
+                  ) -> Iterator[tuple[float, np.ndarray, Callable[[np.ndarray], Grid | None]]]:
+    """(cell size, its patches, the lattice maker) for each size the patches come in, most
+    common first; raises InputError when there are too few patches for any board."""
     h_img, w_img = image.shape[:2]
     boxes = square_patches(image, content=tiles)
-    lum: np.ndarray | None = None  # made once, when a lattice is first tried
     side = MIN_TILE_SIDE if tiles else MIN_SIDE
-    least = side * side - (1 if tiles else 0)
+    least = _least(tiles)
     if len(boxes) < least:
         raise InputError("no grid of square cells found", region=(0, 0, w_img, h_img))
     sides = np.maximum(boxes[:, 2], boxes[:, 3])
-    best: Grid | None = None
-    best_score = 0
+    lum: np.ndarray | None = None  # made once, when a lattice is first tried
     values, counts = np.unique(sides, return_counts=True)
     tried: list[int] = []
     # Most common sizes first; a size near one already tried adds nothing.
@@ -103,15 +158,42 @@ def find_grid(image: np.ndarray, *, tiles: bool = False) -> Grid:
         tried.append(int(size))
         if lum is None:
             lum = luminance(image)
-        grid = _lattice(sel, float(size), image, lum, clue_boxes=not tiles, min_side=side)
-        if grid is None:
-            continue
-        score = grid.width * grid.height
-        if score > best_score:
-            best, best_score = grid, score
-    if best is None:
-        raise InputError("no plausible grid of square cells found", region=(0, 0, w_img, h_img))
-    return best
+
+        def make(part: np.ndarray, size: float = float(size), lum: np.ndarray = lum
+                 ) -> Grid | None:
+            return _lattice(part, size, image, lum, clue_boxes=not tiles, min_side=side)
+
+        yield float(size), sel, make
+
+
+APART = 2.5
+"""Cell patches further apart than this many cell sizes (centre to centre, along both
+axes) with none between belong to separate lattices; a missing cell (a filled one drawn
+without lines) leaves a gap of two pitches, which stays bridged."""
+
+
+def _apart(sel: np.ndarray, size: float) -> list[np.ndarray]:
+    """Indices of `sel` in groups standing apart from each other (see APART)."""
+    q = max(1.0, size / 2)
+    cx = ((sel[:, 0] + sel[:, 2] / 2) / q).astype(int)
+    cy = ((sel[:, 1] + sel[:, 3] / 2) / q).astype(int)
+    # Squares of k units round each centre touch when centres are k units apart or less.
+    k = max(1, round(APART * size / q))
+    mask = np.zeros((int(cy.max()) + 2 * k + 2, int(cx.max()) + 2 * k + 2), np.uint8)
+    mask[cy + k, cx + k] = 1
+    mask = cv2.dilate(mask, np.ones((k, k), np.uint8))
+    _, labels = cv2.connectedComponents(mask, connectivity=8)
+    ids = labels[cy + k, cx + k]
+    return [np.flatnonzero(ids == i) for i in np.unique(ids)]
+
+
+def _part_of(small: Grid, big: Grid) -> bool:
+    """Whether `small` lies inside `big` along its lines (a piece of the same lattice)."""
+    def along(a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]) -> bool:
+        starts = np.array([s for s, _ in b])
+        tol = max(2.0, 0.2 * (b[1][0] - b[0][0] if len(b) > 1 else b[0][1] - b[0][0]))
+        return all(np.abs(starts - s).min() <= tol for s, _ in a)
+    return along(small.xs, big.xs) and along(small.ys, big.ys)
 
 
 def _lattice(sel: np.ndarray, size: float, image: np.ndarray, lum: np.ndarray,

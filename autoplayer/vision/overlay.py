@@ -19,20 +19,30 @@ CELL = (0, 200, 120)
 SURE = (30, 110, 255)
 UNSURE = (255, 0, 200)
 IGNORED = (150, 150, 150)
+PASSED_OVER = (230, 120, 0)
 
 
 def draw_overlay(image: np.ndarray, board: Rect, cells: Iterable[Iterable[Rect]],
                  numbers: Iterable[tuple[int | str, float, Rect]], *, low: float = 0.5,
                  cell_marks: Iterable[tuple[Rect, str]] = (),
-                 ignored: Iterable[Rect] = ()) -> np.ndarray:
+                 ignored: Iterable[Rect] = (),
+                 passed_over: Iterable[Rect] = ()) -> np.ndarray:
     """A copy of the RGB image with the reading drawn on it.
 
     `numbers` holds (value, confidence, box) for every clue number read.
     `cell_marks` optionally labels cells (e.g. '#' filled, 'x' marked).
     `ignored`: regions whose ink was left out as not lined up with the board (page
     text beside the clues), crossed out and labelled so.
+    `passed_over`: other ruled regions that were candidates for the board (a menu panel
+    of boxes) and were not taken, framed in dashes and labelled so.
     """
     out = np.ascontiguousarray(image[..., :3].copy())
+    for r in passed_over:
+        if r.w <= 0 or r.h <= 0:
+            continue
+        _dashed_rect(out, r, PASSED_OVER)
+        _text(out, "passed over: not the board", r.x + 2, r.y - 3 if r.y >= 12 else r.bottom + 12,
+              PASSED_OVER, 0.35)
     for r in ignored:
         if r.w <= 0 or r.h <= 0:
             continue
@@ -54,6 +64,19 @@ def draw_overlay(image: np.ndarray, board: Rect, cells: Iterable[Iterable[Rect]]
         if conf < low:
             _text(out, "?", box.right + 1, box.bottom, UNSURE, scale)
     return out
+
+
+def _dashed_rect(img: np.ndarray, r: Rect, colour: tuple[int, int, int], dash: int = 6) -> None:
+    """A rectangle drawn in dashes, 2 px wide: set apart from the solid board frame."""
+    x0, y0, x1, y1 = r.x, r.y, r.right - 1, r.bottom - 1
+    for a in range(x0, x1 + 1, 2 * dash):
+        b = min(x1, a + dash - 1)
+        cv2.line(img, (a, y0), (b, y0), colour, 2)
+        cv2.line(img, (a, y1), (b, y1), colour, 2)
+    for a in range(y0, y1 + 1, 2 * dash):
+        b = min(y1, a + dash - 1)
+        cv2.line(img, (x0, a), (x0, b), colour, 2)
+        cv2.line(img, (x1, a), (x1, b), colour, 2)
 
 
 def _text(img: np.ndarray, text: str, x: int, y: int, colour: tuple[int, int, int],

@@ -12,6 +12,12 @@ import numpy as np
 
 from autoplayer.vision.strips import thickest_rule
 
+CENTRED = 0.25
+"""A glyph whose middle lies this close to a line's middle (in pitches) is that line's
+clue number however far it reaches (digits as tall as the cells, or taller, cross the
+boundaries between rows; a two-digit number wider than its column crosses those between
+columns); page text runs on at its own spacing, its glyphs' middles anywhere."""
+
 
 def unaligned_text(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: int,
                    pitch: float, well_across: bool = False) -> tuple[int, np.ndarray]:
@@ -23,7 +29,9 @@ def unaligned_text(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: i
     band is passed transposed), `spans` the lines along it beginning at `start`.
     Everything from the far side down to the text's baseline (the median bottom of
     its crossing glyphs) goes, and with it any glyph reaching across that line (the
-    tail of a "g" hanging down between the clue numbers). Returns that depth and
+    tail of a "g" hanging down between the clue numbers). A glyph centred on a line
+    is its clue number (`CENTRED`), whatever it crosses, and so is "text" with no ink
+    left between it and the board. Returns that depth and
     the pixels that go. `well_across`: only glyphs reaching well over a boundary and
     less than one and a half lines long count (row bands, whose tall digits' drop
     shadows may reach the next row's digits).
@@ -47,9 +55,13 @@ def unaligned_text(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: i
 
     w, h = x1 - x0, y1 - y0
     edges = np.array(bounds)
+    centres = np.array([(a + b) / 2 - start for a, b in spans])
     # Text beyond the clues keeps clear of the board: ink reaching the board's side of
     # the band (the shaded edges of bars between the lines) is the band's own drawing.
     clear = y1 < ink.shape[0] - thickest_rule(pitch)
+
+    def centred(i: int) -> bool:  # a clue number as wide (tall) as its line, on its middle
+        return bool(np.abs(centres - (x0[i] + x1[i]) / 2).min() <= CENTRED * pitch)
 
     def across(i: int) -> bool:  # well across a boundary, not a shadow or tail just over it
         reach = np.minimum(edges - x0[i], x1[i] - edges)
@@ -62,7 +74,8 @@ def unaligned_text(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: i
               and max(4.0, 0.25 * pitch) <= h[i] < 2 * pitch
               and stats[i, cv2.CC_STAT_AREA] >= 8
               and w[i] >= 0.2 * h[i] and not holds_another(int(i))
-              and (not well_across or (across(int(i)) and w[i] < 1.5 * pitch))]
+              and (not well_across or (across(int(i)) and w[i] < 1.5 * pitch
+                                       and not centred(int(i))))]
     if len(glyphs) < 2:
         return none
     text = float(np.median(h[glyphs]))
@@ -81,4 +94,10 @@ def unaligned_text(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: i
                      int)
     foreign = np.isin(labels, np.concatenate([hanging[hanging > 0], marks]))
     foreign[:line] = True
+    # Page text stands beyond the clues: with no ink left between it and the board (no
+    # more than a glyph's edge), what
+    # crossed the boundaries was the clue numbers themselves (digits taller than the
+    # cells, reaching into the next row's).
+    if (ink & ~foreign).any(axis=1).sum() < max(3.0, text / 2):
+        return none
     return line, foreign

@@ -11,14 +11,20 @@ import cv2
 import numpy as np
 
 EDGE_STEP = 12
-"""A colour step (0..255, any channel) that separates two patches; flat fills and gradients
-step by far less, grid lines by far more."""
+"""A colour step (0..255, any channel) that marks something drawn: flat fills and gradients
+step by far less, grid lines and glyphs by far more."""
+CELL_STEP = 10
+"""The least colour step that separates two cell patches, a little under EDGE_STEP. A dark
+theme's grid lines at 1.15:1 (and a frameless board's edge cells against such a page) step
+by 11 levels; KDE Picmi's shaded cells hold steps that split them at 8 (its boards were
+not found), so the margin is narrow either way."""
+
 MIN_CELL = 7
 MAX_CELL = 160
 
 
-def edge_map(image: np.ndarray) -> np.ndarray:
-    """255 where a pixel differs from a 4-neighbour by more than EDGE_STEP in some channel."""
+def edge_map(image: np.ndarray, step: int = EDGE_STEP) -> np.ndarray:
+    """255 where a pixel differs from a 4-neighbour by more than `step` in some channel."""
     img = np.ascontiguousarray(image if image.ndim == 3 else image[..., None])
     h, w = img.shape[:2]
     if h < 2 or w < 2:  # no neighbours on one axis (and OpenCV refuses empty arrays)
@@ -29,8 +35,8 @@ def edge_map(image: np.ndarray) -> np.ndarray:
     for c in channels:
         cv2.max(dx, cv2.absdiff(c[:, 1:], c[:, :-1]), dst=dx)
         cv2.max(dy, cv2.absdiff(c[1:, :], c[:-1, :]), dst=dy)
-    _, dx = cv2.threshold(dx, EDGE_STEP, 255, cv2.THRESH_BINARY)
-    _, dy = cv2.threshold(dy, EDGE_STEP, 255, cv2.THRESH_BINARY)
+    _, dx = cv2.threshold(dx, step, 255, cv2.THRESH_BINARY)
+    _, dy = cv2.threshold(dy, step, 255, cv2.THRESH_BINARY)
     edges = np.zeros((h, w), np.uint8)
     cv2.bitwise_or(edges[:, :-1], dx, dst=edges[:, :-1])
     cv2.bitwise_or(edges[:, 1:], dx, dst=edges[:, 1:])
@@ -47,7 +53,7 @@ def square_patches(image: np.ndarray, content: bool = False) -> np.ndarray:
     """
     if min(image.shape[:2]) < MIN_CELL:  # no room for a cell
         return np.zeros((0, 4), np.int32)
-    flat = cv2.bitwise_not(edge_map(image))
+    flat = cv2.bitwise_not(edge_map(image, CELL_STEP))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(flat, connectivity=4)
     _, _, w, h, area = stats.T
     side = np.maximum(w, h)

@@ -84,7 +84,7 @@ def cut_strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.
         return Strip(kind, index, box, ())
     if kind == "column":
         groups = []
-        for y0, y1 in runs(ink.any(axis=1)):
+        for y0, y1 in _joined_pieces(ink, runs(ink.any(axis=1))):
             blobs = _blobs_across(ink[y0:y1], x_off, y_off + y0)
             if blobs:
                 groups.append(tuple(blobs))
@@ -94,6 +94,38 @@ def cut_strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.
     groups = _drop_specks([tuple(b for b in g if not _is_rule(b, box, kind, pitch))
                            for g in groups])
     return Strip(kind, index, box, tuple(g for g in groups if g))
+
+
+def _joined_pieces(ink: np.ndarray, parts: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A column strip's runs of ink rows, with a sliver a glyph's own thin joint left apart
+    (an italic 5's bar) joined to the digit it overhangs: far shorter than the digits, a
+    pixel or two from one, over its ink, and the two no taller than a digit together.
+    Alone it would be dropped as a speck, and the digit misread without it."""
+    if len(parts) < 2:
+        return parts
+    tallest = max(b - a for a, b in parts)
+    gap = max(2, round(0.15 * tallest))
+    out = list(parts)
+    changed = True
+    while changed:
+        changed = False
+        for i, (a, b) in enumerate(out):
+            if b - a >= 0.45 * tallest:
+                continue
+            cols = ink[a:b].any(axis=0)
+            for j in (i - 1, i + 1):
+                if not 0 <= j < len(out):
+                    continue
+                c, d = out[j]
+                apart = c - b if j > i else a - d
+                if (0 < apart <= gap and max(b, d) - min(a, c) <= 1.25 * tallest
+                        and (ink[c:d].any(axis=0) & cols).any()):
+                    out[min(i, j):max(i, j) + 1] = [(min(a, c), max(b, d))]
+                    changed = True
+                    break
+            if changed:
+                break
+    return out
 
 
 def _is_rule(blob: Blob, strip: Rect, kind: str, pitch: float) -> bool:
@@ -245,6 +277,17 @@ def _main_line(ink: np.ndarray, kind: str) -> np.ndarray:
     if len(parts) < 2:
         return ink
     a, b = max(parts, key=lambda p: int(counts[p[0]:p[1]].sum()))
+    # A stroke a glyph's own thin joint left apart (an italic 5's bar, cut off where its
+    # stem thins out) stays: it lies a pixel or two from the main band, clear of the
+    # strip's edges, over the band's own ink. A neighbour's tails cross the edge.
+    gap = max(2, round(0.15 * (b - a)))
+    cols = ink[a:b].any(axis=0)
+    for p0, p1 in sorted(parts, key=lambda p: abs(p[0] - a)):
+        if (p0, p1) == (a, b) or p0 == 0 or p1 == ink.shape[0]:
+            continue
+        near = 0 < a - p1 <= gap or 0 < p0 - b <= gap
+        if near and (ink[p0:p1].any(axis=0) & cols).any() and p1 - p0 < 0.5 * (b - a):
+            a, b = min(a, p0), max(b, p1)
     out = np.zeros_like(ink)
     out[a:b] = ink[a:b]
     return out

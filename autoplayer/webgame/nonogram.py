@@ -13,6 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from autoplayer.errors import UserError
+
+# The appearance options (font=, weight=, style=, texture=, digits=, lines=, ink=) live in
+# their own module; re-exported here with the page's other options.
+from autoplayer.webgame.nonogram_looks import CLUE_FONTS as CLUE_FONTS
+from autoplayer.webgame.nonogram_looks import CLUE_TEXTURES as CLUE_TEXTURES
+from autoplayer.webgame.nonogram_looks import FONT_STYLES as FONT_STYLES
+from autoplayer.webgame.nonogram_looks import FONT_WEIGHTS as FONT_WEIGHTS
+from autoplayer.webgame.nonogram_looks import appearance
 from autoplayer.webgame.puzzles import parse_grid_param, parse_size, puzzle_json, seeded_puzzle
 from autoplayer.webgame.server import (
     STATIC,
@@ -26,33 +34,6 @@ from autoplayer.webgame.server import (
 THEMES = ("light", "dark")
 MIN_CELL, MAX_CELL = 12, 40
 DEFAULT_SKIN = "pixel"
-
-# --- appearance options: what the clues look like, on top of any skin ------------------
-CLUE_FONTS = {
-    "dejavu-sans": "\"DejaVu Sans\"",
-    "open-sans": "\"Open Sans\"",
-    "lato": "Lato",
-    "liberation-sans": "\"Liberation Sans\"",
-}
-"""`font=NAME`: the clue font family (installed system fonts: tools/ensure-system-deps)."""
-FONT_WEIGHTS = ("normal", "bold")
-"""`weight=`: the clue font's weight."""
-CLUE_TEXTURES = ("flat", "dotted", "noise", "gradient")
-"""`texture=`: what lies under the clues (over the skin's own clue background)."""
-
-
-def appearance(query: Mapping[str, str]) -> dict[str, str]:
-    """The appearance options a URL asks for (`font=`, `weight=`, `texture=`); only those
-    given, so a page without them is drawn exactly as its skin says."""
-    out: dict[str, str] = {}
-    for key, allowed in (("font", tuple(CLUE_FONTS)), ("weight", FONT_WEIGHTS),
-                         ("texture", CLUE_TEXTURES)):
-        if key in query:
-            if query[key] not in allowed:
-                raise UserError(f"unknown {key} {query[key]!r}; {key}s: {', '.join(allowed)}")
-            out[key] = CLUE_FONTS.get(query[key], query[key]) if key == "font" else query[key]
-    return out
-
 
 @cache
 def skins() -> dict[str, dict[str, Any]]:
@@ -104,7 +85,9 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
     if "hover" in query:
         config["hover"] = list(query_cell(query, "hover", puzzle.width, puzzle.height))
     config["layout"] = layout_options(query)
-    looks = appearance(query)
+    clues = config["layout"]["clue_cells"]
+    looks = appearance(query, skins()[skin], theme, skins()[skin]["clues"] if clues == "skin"
+                       else clues)
     if looks:
         config["appearance"] = looks
     name = puzzle.title or f"{puzzle.width}×{puzzle.height}"
@@ -119,6 +102,9 @@ LAYOUT_CHOICES: dict[str, tuple[str, ...]] = {
     # Clue numbers as the skin draws them, one per box drawn exactly like a grid cell
     # (abutting the board), or free-standing.
     "clue_cells": ("skin", "grid", "free"),
+    # A puzzle player's ruled menu bar and toolbar (ruled like the grid) above the board
+    # region, below any heading: more ruled boxes in view than the board's.
+    "panel": ("none", "top"),
 }
 """Layout options (`key=value` in the URL; the first choice is the default). They move
 and frame things; how the clues look (fonts, backgrounds) is the skin's business."""

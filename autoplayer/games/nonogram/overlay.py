@@ -13,7 +13,8 @@ from autoplayer.geometry import Rect
 def draw_reading(pixels: np.ndarray, raw: Any, marks: Sequence[tuple[Rect, str]]
                  ) -> np.ndarray:
     """The board, every cell and every number read (low-confidence ones marked, a number
-    cut by the picture's edge as '?'), and `marks` (a cell, a label) over the cells."""
+    cut by the picture's edge as '?'), the other ruled regions passed over for the board,
+    and `marks` (a cell, a label) over the cells."""
     from autoplayer.games.nonogram.reader import LOW_CONFIDENCE
     from autoplayer.vision.overlay import draw_overlay
 
@@ -23,4 +24,5 @@ def draw_reading(pixels: np.ndarray, raw: Any, marks: Sequence[tuple[Rect, str]]
         else (n.value, n.confidence, n.box) for kind, i, n in raw.numbers()]
     ignored = raw.layout.ignored if getattr(raw, "layout", None) is not None else ()
     return draw_overlay(pixels, raw.board, raw.cells, numbers, low=LOW_CONFIDENCE,
-                        cell_marks=list(marks), ignored=ignored)
+                        cell_marks=list(marks), ignored=ignored,
+                        passed_over=getattr(raw, "passed_over", ()))

@@ -24,12 +24,13 @@ starting closer to it than numbers are spaced may have whole numbers beyond.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from autoplayer.errors import InputError
+from autoplayer.games.nonogram.boards import rank_boards
 from autoplayer.games.nonogram.cell_states import read_cells
 from autoplayer.games.nonogram.clipped import ClippedLine, clipped_lines, edge_error
 from autoplayer.games.nonogram.model import Puzzle
@@ -45,7 +46,7 @@ from autoplayer.geometry import Rect
 from autoplayer.vision.clues import ClueLayout, find_clues
 from autoplayer.vision.grid import Grid
 from autoplayer.vision.image import luminance
-from autoplayer.vision.lattice import find_grid
+from autoplayer.vision.lattice import find_lattices
 from autoplayer.vision.numbers import ClueNumber, read_lines
 from autoplayer.vision.sides import clue_sides
 from autoplayer.vision.templates import TemplateSet
@@ -85,6 +86,9 @@ class NonogramReading:
     near_edge: tuple[ClippedLine, ...] = ()
     """Without `clipped`: lines whose clue starts nearer the picture's edge than numbers
     stand apart, so that a whole number beyond the edge would not show (see `edge_lines`)."""
+    passed_over: tuple[Rect, ...] = ()
+    """Other ruled regions in view that were candidates for the board (a menu panel of
+    boxes, a toolbar) and were passed over for this one, for the overlay to show."""
 
     def numbers(self) -> list[tuple[str, int, ClueNumber]]:
         """Every number read, as (kind, line index, number)."""
@@ -125,7 +129,27 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
     if image.ndim != 3 or image.shape[2] < 3:
         raise InputError(f"expected an RGB image, got an array of shape {image.shape}")
     image = image[..., :3]
-    grid = find_grid(image)
+    candidates = find_lattices(image)
+    if len(candidates) > 1:
+        candidates = rank_boards(luminance(image), candidates)
+        fallbacks = _Replayable(fallbacks)  # each candidate may need them
+    first_error: InputError | None = None
+    for grid in candidates:
+        try:
+            reading = _read_board(image, grid, templates, fallbacks, verify, clipped, margin,
+                                  min_digit_height, source)
+        except InputError as err:
+            first_error = first_error or err
+            continue
+        return replace(reading, passed_over=tuple(g.rect for g in candidates if g is not grid))
+    assert first_error is not None
+    raise first_error
+
+
+def _read_board(image: np.ndarray, grid: Grid, templates: TemplateSet | None,
+                fallbacks: Iterable[TemplateSet], verify: bool, clipped: bool, margin: bool,
+                min_digit_height: float, source: str) -> NonogramReading:
+    """`read_nonogram` on one candidate board."""
     refuse_cut_board(image, grid, source)
     refuse_other_puzzles(luminance(image), grid)
     sides = clue_sides(luminance(image), grid)
@@ -191,6 +215,20 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
             except InputError:
                 continue
         raise first_error from None
+
+
+class _Replayable(Iterable[TemplateSet]):
+    """An iterable loaded once, when first reached, and replayed after: template sets
+    load lazily (`every_template_set`), and more than one board may want them."""
+
+    def __init__(self, source: Iterable[TemplateSet]) -> None:
+        self._source: Iterable[TemplateSet] | None = source
+        self._items: list[TemplateSet] = []
+
+    def __iter__(self) -> Iterator[TemplateSet]:
+        if self._source is not None:
+            self._items, self._source = list(self._source), None
+        return iter(self._items)
 
 
 def small_digits(layout: ClueLayout) -> float | None:

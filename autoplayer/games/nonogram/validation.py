@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.clipped import ClippedLine
 from autoplayer.games.nonogram.model import Puzzle, min_length
+from autoplayer.games.nonogram.settle import settle
 from autoplayer.vision.image import ascii_picture
 from autoplayer.vision.numbers import ClueNumber
 
@@ -84,23 +85,30 @@ def tail_problems(reading: NonogramReading) -> list[tuple[str, int, str]]:
     return out
 
 
-def _solvable(puzzle: Puzzle) -> tuple[bool, tuple[str, int] | None]:
+def _solvable(puzzle: Puzzle, seconds: float = SOLVE_SECONDS
+              ) -> tuple[bool, tuple[str, int] | None]:
     from autoplayer.games.nonogram.solver import Verdict, solve
 
-    result = solve(puzzle, max_solutions=1, timeout=SOLVE_SECONDS)
+    result = solve(puzzle, max_solutions=1, timeout=min(seconds, SOLVE_SECONDS))
     if result.verdict is Verdict.CONTRADICTION:
         return False, result.contradiction
     return True, None
 
 
 def validate_reading(reading: NonogramReading, *, correct: bool = True) -> NonogramReading:
-    """The reading, possibly with low-confidence numbers replaced (unless not `correct`),
-    once it checks out."""
+    """The reading, possibly with unsure digits settled by the puzzle and low-confidence
+    numbers replaced (unless not `correct`), once it checks out."""
+    if not correct:
+        first_problem = _check(reading)
+        if first_problem is None:
+            return reading
+        raise _give_up(reading, first_problem)
+    settled = settle(reading, lambda puzzle, seconds: _solvable(puzzle, seconds)[0])
+    if settled is not None:
+        return replace(settled.reading, corrections=settled.changed)
     first_problem = _check(reading)
     if first_problem is None:
-        return reading
-    if not correct:
-        raise _give_up(reading, first_problem)
+        return reading  # as read, though not as the board's own shapes name its glyphs
     candidates = sorted(reading.numbers(), key=lambda t: t[2].confidence)[:RETRY_NUMBERS]
     rows = [list(r) for r in reading.row_numbers]
     columns = [list(c) for c in reading.column_numbers]

@@ -3,13 +3,27 @@
 // clues itself, and reports every change to its server (the test's ground truth).
 "use strict";
 
+// The clue face an appearance option names (a PostScript name, webgame/nonogram_looks.py)
+// is loaded before anything is drawn: a canvas drawn earlier shows a fallback face.
 (function () {
   const cfg = JSON.parse(document.getElementById("config").textContent);
+  const look = cfg.appearance || {};
+  if (!look.face) {
+    nonogramPage(cfg, null);
+    return;
+  }
+  const face = new FontFace("clue-face", `local("${look.face}")`,
+    { weight: String(look.weight || 400), style: look.style || "normal" });
+  document.fonts.add(face);
+  face.load().then(() => nonogramPage(cfg, "loaded"), () => nonogramPage(cfg, "missing"));
+})();
+
+function nonogramPage(cfg, faceStatus) {
   const puzzle = cfg.puzzle;
   const skin = cfg.skin;
-  const colours = skin[cfg.theme];
-  // Appearance options from the URL (font, weight, texture under the clues): see appearance().
+  // The skin's colours, some replaced by appearance options (lines=, ink=).
   const look = cfg.appearance || {};
+  const colours = Object.assign({}, skin[cfg.theme], look.colours || {});
   const W = puzzle.width;
   const H = puzzle.height;
   const pitch = cfg.cell;
@@ -52,8 +66,9 @@
   let textAscent = 0, textDescent = 0;
 
   // --- measuring numbers in the skin's font -------------------------------------------
+  const clueFamily = faceStatus === "loaded" ? `"clue-face", ${look.font}` : look.font || skin.font;
   function setFont(px) {
-    ctx.font = `${look.weight || skin.weight || "normal"} ${px}px ${look.font || skin.font}`;
+    ctx.font = `${look.style || "normal"} ${look.weight || skin.weight || "normal"} ${px}px ${clueFamily}`;
   }
   function numberWidth(n) {
     const s = String(n);
@@ -70,15 +85,40 @@
   if (isPixel) {
     const widestColumn = Math.max(0, ...puzzle.columns.flat());
     while (block > 1 && numberWidth(widestColumn) > pitch - 3) block--;
+  } else if (look.digits) {
+    fontPx = digitFontPx(Math.round(look.digits * pitch));
+    setFont(fontPx);
   } else {
     fontPx = Math.max(8, Math.round(pitch * (skin.size || 0.6)));
     setFont(fontPx);
     // Two-digit column clues must fit their column, as on sites with small cells.
     while (fontPx > 7 && ctx.measureText("88").width > pitch - 3) setFont(--fontPx);
+  }
+  if (!isPixel) {
     const m = ctx.measureText("0123456789");
     textAscent = Math.round(m.actualBoundingBoxAscent);
     textDescent = Math.max(0, Math.round(m.actualBoundingBoxDescent));
   }
+
+  // digits=F: the font size whose digits' ink is `want` px tall (top of the tallest to the
+  // bottom of the lowest), the nearest of the sizes about it.
+  function digitFontPx(want) {
+    const inkHeight = (px) => {
+      setFont(px);
+      const m = ctx.measureText("0123456789");
+      return Math.round(m.actualBoundingBoxAscent) + Math.max(0, Math.round(m.actualBoundingBoxDescent));
+    };
+    const guess = Math.max(6, Math.round(want * 100 / inkHeight(100)));
+    let best = guess;
+    for (let px = guess - 2; px <= guess + 2; px++) {
+      if (px >= 6 && Math.abs(inkHeight(px) - want) < Math.abs(inkHeight(best) - want)) best = px;
+    }
+    return best;
+  }
+  // A column's number wider than its column (digits= taller than the font fits) is drawn
+  // condensed to the column, as canvas games do with fillText's maxWidth: numbers never
+  // run into the next column's.
+  const colFit = pitch - 3;
 
   // The blank between a row's numbers: one space of the font on bars (as KDE's Picmi
   // writes a row's clue: numbers joined by spaces), else a fixed share of the font size.
@@ -106,7 +146,11 @@
   const boxed = gridCells || (L.clue_cells === "skin" && skin.clues === "boxed");
   const bands = L.clue_cells === "skin" && skin.clues === "bands";
   const bars = L.clue_cells === "skin" && skin.clues === "bars";
-  const lineH = boxed ? pitch : isPixel ? 12 * block : Math.round(fontPx * 1.25);
+  // Stacked column numbers: a box each, or a line of the font (digits=: the digits' ink
+  // height and a third of it between numbers, so tall digits make the band grow).
+  const lineH = boxed ? pitch : isPixel ? 12 * block
+    : look.digits ? numberHeight() + Math.max(2, Math.round(numberHeight() / 3))
+    : Math.round(fontPx * 1.25);
   const rowGap = numberSpacing();
   const colShown = puzzle.columns.map(shown);
   const rowShown = puzzle.rows.map(shown);
@@ -128,10 +172,19 @@
   const textPx = Math.max(12, Math.round(pitch * 0.8));
   const headBlock = L.heading ? Math.round(textPx * 1.5) : 0;
   const statusBlock = L.status ? Math.round(textPx * 1.5) : 0;
+  // panel=top: a puzzle player's menu bar and toolbar, ruled like the grid, between the
+  // heading and the board's region.
+  const panel = L.panel === "top" ? panelLayout(marginX, marginY + headBlock) : null;
+  const topBlock = headBlock + (panel ? panel.block : 0);
   const bx = marginX + (rowsRight ? 0 : rowBand);
-  const by = marginY + headBlock + (colsBottom ? 0 : colBand);
+  const by = marginY + topBlock + (colsBottom ? 0 : colBand);
   const boardRight = bx + W * pitch + thick, boardBottom = by + H * pitch + thick;
-  const cssW = boardRight + (rowsRight ? rowBand + marginX : 0);
+  // The page text is never cut by the canvas's edge (a heading wider than a small board).
+  const pageFont = `bold ${textPx}px ${isPixel ? "\"DejaVu Sans\", sans-serif" : skin.font}`;
+  ctx.font = pageFont;
+  const textW = Math.max(0, ...[L.heading, L.status].filter(Boolean).map((t) => ctx.measureText(t).width));
+  const cssW = Math.max(boardRight + (rowsRight ? rowBand + marginX : 0),
+    panel ? panel.x + panel.w + 1 + marginX : 0, Math.ceil(bx + textW + marginX));
   const cssH = boardBottom + (colsBottom ? colBand + marginY : 0) + statusBlock;
   // Where each line's clue area starts on the board's side (the slot next to the board).
   const colNear = colsBottom ? by + H * pitch + toBoard : by - toBoard;
@@ -154,10 +207,12 @@
     const places = [];
     nums.forEach((n, k) => {
       const slotTop = colsBottom ? colNear + k * lineH : colNear - (nums.length - k) * lineH;
-      const w = numberWidth(n), h = numberHeight();
+      const natural = numberWidth(n), h = numberHeight();
+      const w = isPixel ? natural : Math.min(natural, colFit);
       const x = xLine(c) + Math.floor((pitch + 1 - w) / 2); // centred in the cell's interior
       const y = slotTop + Math.round((lineH - h) / 2);
-      places.push({ value: n, x, y, w, h, slot: { x: xLine(c), y: slotTop, w: pitch, h: lineH } });
+      places.push({ value: n, x, y, w, h, squeeze: w < natural,
+        slot: { x: xLine(c), y: slotTop, w: pitch, h: lineH } });
     });
     cluePlaces.columns.push(places);
   }
@@ -236,7 +291,7 @@
   }
 
   // The clue band's extent across the lines, from the canvas side to the board side.
-  const colFar = colsBottom ? cssH - statusBlock : headBlock;
+  const colFar = colsBottom ? cssH - statusBlock : topBlock;
   const colBoard = colsBottom ? boardBottom : by;
   const rowFar = rowsRight ? cssW : 0;
   const rowBoard = rowsRight ? boardRight : bx;
@@ -294,10 +349,79 @@
   function drawPageText() {
     ctx.fillStyle = colours.ink;
     ctx.textBaseline = "alphabetic";
-    ctx.font = `bold ${textPx}px ${isPixel ? "\"DejaVu Sans\", sans-serif" : skin.font}`;
+    ctx.font = pageFont;
     if (L.heading) ctx.fillText(L.heading, bx, marginY + Math.round(textPx * 1.1));
     if (L.status) ctx.fillText(L.status, bx, cssH - Math.round(textPx * 0.35));
     if (!isPixel) setFont(fontPx);
+  }
+
+  // --- panel=top: the menu bar (one ruled strip of labelled boxes) and the toolbar (a row
+  // of abutting ruled squares with pictures, no digits), in the grid's line colour -------
+  function panelLayout(x, y) {
+    const px = Math.min(15, Math.max(11, Math.round(pitch * 0.55)));
+    ctx.font = `${px}px "DejaVu Sans", sans-serif`;
+    const pad = Math.round(px * 0.8);
+    const menus = [];
+    let left = x;
+    for (const label of ["File", "Edit", "Display", "Setting", "Help"]) {
+      const w = Math.round(ctx.measureText(label).width) + 2 * pad;
+      menus.push({ label, x: left, w });
+      left += w;
+    }
+    const menuH = Math.round(px * 1.8);
+    const side = Math.min(34, Math.max(20, pitch + 2));
+    const tools = 8;
+    const toolY = y + menuH + 4;
+    return { px, x, y, menus, menuH, side, tools, toolY,
+      w: Math.max(left - x, tools * side), h: menuH + 4 + side,
+      block: menuH + 4 + side + Math.max(8, Math.round(pitch / 2)) };
+  }
+
+  function drawPanel() {
+    if (!panel) return;
+    const ruled = (x, y, w, h) => {
+      ctx.fillStyle = colours.grid;
+      ctx.fillRect(x, y, w + 1, h + 1);
+      ctx.fillStyle = colours.cell;
+      ctx.fillRect(x + 1, y + 1, w - 1, h - 1);
+    };
+    ctx.font = `${panel.px}px "DejaVu Sans", sans-serif`;
+    ctx.textBaseline = "middle";
+    for (const m of panel.menus) {
+      ruled(m.x, panel.y, m.w, panel.menuH);
+      ctx.fillStyle = colours.ink;
+      ctx.fillText(m.label, m.x + Math.round((m.w - ctx.measureText(m.label).width) / 2),
+        panel.y + panel.menuH / 2 + 1);
+    }
+    ctx.textBaseline = "alphabetic";
+    for (let k = 0; k < panel.tools; k++) {
+      const x = panel.x + k * panel.side;
+      ruled(x, panel.toolY, panel.side, panel.side);
+      drawToolIcon(k, x + 1, panel.toolY + 1, panel.side - 1);
+    }
+    if (!isPixel) setFont(fontPx);
+  }
+
+  // Toolbar pictures: fill, mark, dot, undo, redo, zoom, check, eraser.
+  function drawToolIcon(k, x, y, s) {
+    const m = Math.round(s * 0.25), a = x + m, b = y + m, e = s - 2 * m;
+    ctx.fillStyle = ctx.strokeStyle = colours.ink;
+    ctx.lineWidth = Math.max(1.5, s / 14);
+    ctx.beginPath();
+    switch (k) {
+      case 0: ctx.fillRect(a, b, e, e); return;
+      case 1: ctx.moveTo(a, b); ctx.lineTo(a + e, b + e); ctx.moveTo(a + e, b); ctx.lineTo(a, b + e); break;
+      case 2: ctx.arc(a + e / 2, b + e / 2, e / 5, 0, 2 * Math.PI); ctx.fill(); return;
+      case 3: ctx.moveTo(a + e, b + e / 2); ctx.lineTo(a, b + e / 2); ctx.lineTo(a + e / 3, b + e / 6);
+        ctx.moveTo(a, b + e / 2); ctx.lineTo(a + e / 3, b + 5 * e / 6); break;
+      case 4: ctx.moveTo(a, b + e / 2); ctx.lineTo(a + e, b + e / 2); ctx.lineTo(a + 2 * e / 3, b + e / 6);
+        ctx.moveTo(a + e, b + e / 2); ctx.lineTo(a + 2 * e / 3, b + 5 * e / 6); break;
+      case 5: ctx.arc(a + e * 0.4, b + e * 0.4, e * 0.3, 0, 2 * Math.PI);
+        ctx.moveTo(a + e * 0.62, b + e * 0.62); ctx.lineTo(a + e, b + e); break;
+      case 6: ctx.moveTo(a, b + e * 0.55); ctx.lineTo(a + e * 0.38, b + e * 0.9); ctx.lineTo(a + e, b + e * 0.1); break;
+      default: ctx.strokeRect(a, b + e * 0.3, e, e * 0.4); ctx.fillRect(a, b + e * 0.3, e * 0.4, e * 0.4); return;
+    }
+    ctx.stroke();
   }
 
   // --- appearance: bars and textures under the clues ---------------------------------
@@ -432,7 +556,8 @@
     } else {
       ctx.fillStyle = ink;
       ctx.textBaseline = "alphabetic";
-      ctx.fillText(String(place.value), place.x, place.y + textAscent);
+      if (place.squeeze) ctx.fillText(String(place.value), place.x, place.y + textAscent, place.w);
+      else ctx.fillText(String(place.value), place.x, place.y + textAscent);
     }
     if (done && !zero && skin.done === "strike") {
       ctx.strokeStyle = colours.ink;
@@ -686,6 +811,7 @@
     ctx.fillRect(0, 0, cssW, cssH);
     drawClueBackgrounds();
     drawPageText();
+    drawPanel();
     drawClueAreaTexture();
     drawClues();
     if (restyled) {
@@ -804,6 +930,8 @@
       columnClueArea: colsBottom ? { x: ox + bx, y: oy + boardBottom, w: W * pitch + 1, h: cssH - boardBottom }
         : { x: ox + bx, y: oy, w: W * pitch + 1, h: by },
       layoutOptions: L,
+      panel: panel ? { x: ox + panel.x, y: oy + panel.y, w: panel.w + 1, h: panel.h + 1 } : null,
+      clueFace: faceStatus,
       clues: {
         rows: cluePlaces.rows.map((ps) => ps.map(number)),
         columns: cluePlaces.columns.map((ps) => ps.map(number)),
@@ -1236,4 +1364,4 @@
   changed();
   playing = true;
   reportLayout().then(() => { window.nonogramReady = true; });
-})();
+}

@@ -1,0 +1,330 @@
+"""Settling unsure clue digits by the puzzle, as a person does ("that must be a 1, or the
+row does not fit").
+
+The board's glyphs are grouped by shape and named by the readers' sure readings
+(`autoplayer.vision.digit_classes`); a group no reader is sure of is one unknown
+digit, which its members' readers rank. Every combination of the unknowns' digits
+is tried against the puzzle: each clue must fit its line, row and column totals
+must agree, and the solver must find a solution. A reading is taken only when
+exactly one combination passes; when several pass, the picture does not say
+which is right and the reading is refused, naming the glyphs. When none passes,
+the least sure named groups are doubted too (`WIDEN`), and otherwise the caller
+goes on as before.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from autoplayer.errors import InputError
+from autoplayer.games.nonogram.model import Puzzle, min_length
+from autoplayer.vision.digit_classes import GlyphGroup, group_glyphs
+from autoplayer.vision.numbers import ClueNumber, DigitReading, make_number
+
+if TYPE_CHECKING:
+    from autoplayer.games.nonogram.reader import NonogramReading
+
+MAX_UNKNOWNS = 8
+"""At most this many groups are settled at once (the least sure first)."""
+WIDEN = 3
+"""When no combination of the unsure groups works, this many of the least sure named
+groups are doubted as well, one more at a time."""
+MAX_COMBINATIONS = 20_000
+"""Combinations tried (lines checked as they fill); more is refused as unsettled."""
+MAX_SOLVES = 12
+"""Combinations that fit every line and the totals, handed to the solver at most."""
+SOLVE_BUDGET = 3.0
+"""Seconds of solving for all of one search's combinations (a combination the solver has
+not refuted in time counts as solving, as it does for a first reading)."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One digit of one clue number: where it is and which group its glyph is in."""
+
+    kind: str
+    line: int
+    number: int
+    place: int
+    reading: DigitReading
+
+
+class Ambiguous(InputError):
+    """Several combinations of the unsure digits make a puzzle that solves."""
+
+
+class Unsettled(InputError):
+    """Too many combinations to try: the unsure digits were not settled."""
+
+
+@dataclass(frozen=True)
+class Settled:
+    reading: NonogramReading
+    changed: tuple[str, ...]
+    """What differs from the first reading, e.g. 'row 3: 8 -> 6'."""
+
+
+def _slots(reading: NonogramReading) -> list[Slot]:
+    """Every digit that counts: a clipped line's number cut by the picture's edge is in no
+    clue (its line keeps the numbers after it as a known tail)."""
+    cut = {(c.kind, c.index): int(c.cut) for c in reading.clipped}
+    return [Slot(kind, line, k, p, d)
+            for kind, lines in (("row", reading.row_numbers), ("column", reading.column_numbers))
+            for line, numbers in enumerate(lines)
+            for k, number in enumerate(numbers) if k >= cut.get((kind, line), 0)
+            for p, d in enumerate(number.digits)]
+
+
+def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
+           ) -> Settled | None:
+    """The one reading the puzzle allows among the unsure digits' alternatives (see the
+    module docstring); None when no combination works. Raises `Ambiguous` when several
+    do and `Unsettled` when there are too many to try. `solvable(puzzle, seconds)`:
+    whether a puzzle whose clues fit has a solution (the solver; True when it finds
+    no contradiction in that time)."""
+    slots = _slots(reading)
+    if not slots:
+        return None
+    groups = group_glyphs([s.reading.glyph.mask for s in slots],
+                          [s.reading.ranked for s in slots])
+    # Suspects: shapes no reader is sure of, and shapes read as a digit another shape is
+    # read as too (one font draws a digit one way, so one of them is misread).
+    names: dict[int, int] = {}
+    for g in groups:
+        names[g.digits[0]] = names.get(g.digits[0], 0) + 1
+    suspects = sorted((k for k, g in enumerate(groups)
+                       if not g.sure or names[g.digits[0]] > 1),
+                      key=lambda k: (groups[k].sure, groups[k].confidence))
+    doubtful = sorted((k for k, g in enumerate(groups) if k not in suspects),
+                      key=lambda k: groups[k].confidence)
+    # The readers' favourites first; then any digit for the suspects (a font unlike any
+    # the readers know ranks its digits badly).
+    for every_digit in (False, True):
+        tried: list[list[int]] = []
+        for extra in range(WIDEN + 1):
+            unknowns = (suspects + doubtful[:extra])[:MAX_UNKNOWNS]
+            if unknowns in tried or (every_digit and not suspects):
+                continue
+            tried.append(unknowns)
+            domains = [_domain(groups[k], every_digit and k in suspects) for k in unknowns]
+            found = _search(reading, slots, groups, unknowns, domains, solvable)
+            if found:
+                return found
+    return None
+
+
+def _domain(group: GlyphGroup, every_digit: bool) -> tuple[int, ...]:
+    if not every_digit:
+        return group.digits
+    return group.digits + tuple(d for d in range(10) if d not in group.digits)
+
+
+def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup],
+            unknowns: list[int], domains: list[tuple[int, ...]],
+            solvable: Callable[[Puzzle, float], bool]) -> Settled | None:
+    group_of = {}
+    for k, g in enumerate(groups):
+        for i in g.members:
+            group_of[i] = k
+    # Each line as its numbers, each number as its slots.
+    by_number: dict[tuple[str, int], dict[int, list[int]]] = {}
+    for i, s in enumerate(slots):
+        by_number.setdefault((s.kind, s.line), {}).setdefault(s.number, []).append(i)
+    lines = {key: [numbers[k] for k in sorted(numbers)] for key, numbers in by_number.items()}
+    unknown_lines: dict[int, set[tuple[str, int]]] = {k: set() for k in unknowns}
+    for key, numbers in lines.items():
+        for i in (i for n in numbers for i in n):
+            if group_of[i] in unknown_lines:
+                unknown_lines[group_of[i]].add(key)
+    # Unknowns in an order that completes lines early (a complete line is checked).
+    order = sorted(range(len(unknowns)), key=lambda d: len(unknown_lines[unknowns[d]]))
+    unknowns = [unknowns[d] for d in order]
+    domains = [domains[d] for d in order]
+    # A line is checked once the last of its unknowns has a digit.
+    done_at: list[list[tuple[str, int]]] = [[] for _ in unknowns]
+    for key in lines:
+        depth = max((d for d, k in enumerate(unknowns) if key in unknown_lines[k]), default=-1)
+        if depth >= 0:
+            done_at[depth].append(key)
+    clipped = {(c.kind, c.index): c.hidden for c in reading.clipped}
+    width, height = reading.puzzle.width, reading.puzzle.height
+    value = [g.digits[0] for g in groups]
+
+    def clue(key: tuple[str, int]) -> tuple[int, ...] | None:
+        """The line's clue with today's digits; None when no clue could be this."""
+        numbers = []
+        for n in lines[key]:
+            digits = [value[group_of[i]] for i in n]
+            if len(digits) > 1 and digits[0] == 0:
+                return None
+            number = 0
+            for d in digits:
+                number = 10 * number + d
+            numbers.append(number)
+        if numbers == [0]:
+            return ()
+        return tuple(numbers) if all(numbers) else None
+
+    line_unknowns = {key: tuple(k for k in unknowns if key in unknown_lines[k]) for key in lines}
+    known: dict[tuple, bool] = {}
+
+    def fits(key: tuple[str, int]) -> bool:
+        """Whether the line's clue with today's digits fits it (remembered by its digits)."""
+        memo = (key, *(value[k] for k in line_unknowns[key]))
+        hit = known.get(memo)
+        if hit is None:
+            hit = known[memo] = _fits(key)
+        return hit
+
+    def _fits(key: tuple[str, int]) -> bool:
+        c = clue(key)
+        if c is None:
+            return False
+        if key in clipped:  # a visible tail: it must fit with room for what is cut
+            c = (1,) * clipped[key] + c
+        return min_length(c) <= (width if key[0] == "row" else height)
+
+    fixed = [key for key in lines
+             if not any(key in unknown_lines[k] for k in unknowns)]
+    if not all(fits(key) for key in fixed):
+        return None
+    tried = 0
+    passing: list[tuple[int, ...]] = []
+    solved: list[tuple[int, ...]] = []
+    solves = 0
+
+    def totals_agree() -> bool:
+        if clipped:
+            return True
+        sums = {"row": 0, "column": 0}
+        for key in lines:
+            c = clue(key)
+            sums[key[0]] += sum(c) if c else 0
+        return sums["row"] == sums["column"]
+
+    # Rows' total minus columns' is linear in the digits (each counts by its place in its
+    # number): a partial combination whose rest cannot bring it to zero goes no further.
+    weight = [0] * len(groups)
+    for key, numbers in lines.items():
+        sign = 1 if key[0] == "row" else -1
+        for n in numbers:
+            for place, i in enumerate(n):
+                weight[group_of[i]] += sign * 10 ** (len(n) - 1 - place)
+    position = {k: d for d, k in enumerate(unknowns)}
+    offset = sum(weight[k] * value[k] for k in range(len(groups)) if k not in position)
+    low, high = [0] * (len(unknowns) + 1), [0] * (len(unknowns) + 1)
+    for d in range(len(unknowns) - 1, -1, -1):
+        terms = [weight[unknowns[d]] * v for v in domains[d]]
+        low[d], high[d] = low[d + 1] + min(terms), high[d + 1] + max(terms)
+    deadline = time.monotonic() + SOLVE_BUDGET
+
+    def walk(depth: int, partial: int) -> None:
+        nonlocal tried, solves
+        if len(solved) > 1:
+            return
+        if not clipped and not partial + low[depth] <= 0 <= partial + high[depth]:
+            return
+        if depth == len(unknowns):
+            if not totals_agree():
+                return
+            combo = tuple(value[k] for k in unknowns)
+            passing.append(combo)
+            solves += 1
+            if solves > MAX_SOLVES:
+                raise _too_many(slots, groups, unknowns)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _too_many(slots, groups, unknowns)
+            candidate = _with(reading, slots, groups, value)
+            if solvable(candidate.puzzle, left):
+                solved.append(combo)
+            return
+        k = unknowns[depth]
+        for digit in domains[depth]:
+            tried += 1
+            if tried > MAX_COMBINATIONS:
+                raise _too_many(slots, groups, unknowns)
+            value[k] = digit
+            if all(fits(key) for key in done_at[depth]):
+                walk(depth + 1, partial + weight[k] * digit)
+            if len(solved) > 1:
+                break
+        value[k] = groups[k].digits[0]
+
+    walk(0, offset)
+    if not solved:
+        return None
+    if len(solved) > 1:
+        raise _ambiguous(reading, slots, groups, unknowns, solved)
+    for k, digit in zip(unknowns, solved[0], strict=True):
+        value[k] = digit
+    settled = _with(reading, slots, groups, value)
+    changed = tuple(
+        f"{kind} {line + 1}: {old.value} -> {new.value}"
+        for kind, before, after in (("row", reading.row_numbers, settled.row_numbers),
+                                    ("column", reading.column_numbers, settled.column_numbers))
+        for line, (olds, news) in enumerate(zip(before, after, strict=True))
+        for old, new in zip(olds, news, strict=True) if old.value != new.value)
+    return Settled(settled, changed)
+
+
+def _with(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup],
+          value: list[int]) -> NonogramReading:
+    """The reading with each glyph read as its group's digit in `value`."""
+    from autoplayer.games.nonogram.validation import puzzle_of
+
+    digit = {}
+    for k, g in enumerate(groups):
+        for i in g.members:
+            digit[i] = value[k]
+    new: dict[tuple[str, int, int], list[DigitReading]] = {}
+    for i, s in enumerate(slots):
+        d = s.reading
+        if digit[i] != d.digit:
+            rest = tuple((x, c) for x, c in d.ranked if x != digit[i])
+            d = DigitReading(d.glyph, ((digit[i], 0.0), *rest), "puzzle")
+        new.setdefault((s.kind, s.line, s.number), []).append(d)
+
+    def numbers(kind: str, lines: tuple[tuple[ClueNumber, ...], ...]
+                ) -> tuple[tuple[ClueNumber, ...], ...]:
+        out = []
+        for line, old in enumerate(lines):
+            out.append(tuple(
+                n if all(a is b for a, b in zip(new.get((kind, line, k), n.digits), n.digits,
+                                                strict=True))
+                else make_number(new[(kind, line, k)]) for k, n in enumerate(old)))
+        return tuple(out)
+
+    rows = numbers("row", reading.row_numbers)
+    columns = numbers("column", reading.column_numbers)
+    puzzle = puzzle_of([list(r) for r in rows], [list(c) for c in columns], reading.clipped)
+    return replace(reading, puzzle=puzzle, row_numbers=rows, column_numbers=columns)
+
+
+def _where(slot: Slot) -> str:
+    return f"{slot.kind} {slot.line + 1}"
+
+
+def _region(slots: list[Slot], group: GlyphGroup) -> tuple[int, int, int, int]:
+    box = slots[group.members[0]].reading.glyph.box
+    return (box.x, box.y, box.w, box.h)
+
+
+def _ambiguous(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup],
+               unknowns: list[int], solved: list[tuple[int, ...]]) -> Ambiguous:
+    differ = [(k, a, b) for k, a, b in zip(unknowns, *solved[:2], strict=True) if a != b]
+    parts = [f"the {len(groups[k].members)} glyph(s) first at "
+             f"{_where(slots[groups[k].members[0]])} "
+             f"could be {a} or {b}" for k, a, b in differ]
+    return Ambiguous("cannot read the clues: unsure digits fit the puzzle two ways: "
+                     + "; ".join(parts), region=_region(slots, groups[differ[0][0]]))
+
+
+def _too_many(slots: list[Slot], groups: list[GlyphGroup], unknowns: list[int]) -> Unsettled:
+    places = ", ".join(_where(slots[groups[k].members[0]]) for k in unknowns[:4])
+    return Unsettled(f"cannot read the clues: {len(unknowns)} unsure digit shapes (first at "
+                     f"{places}) fit the lines in too many ways to settle",
+                     region=_region(slots, groups[unknowns[0]]))
