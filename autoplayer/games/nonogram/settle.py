@@ -19,9 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.model import Puzzle, min_length
-from autoplayer.vision.digit_classes import GlyphGroup, group_glyphs
+from autoplayer.vision.digit_classes import GlyphGroup, different_shapes, group_glyphs
 from autoplayer.vision.numbers import ClueNumber, DigitReading, make_number
 
 if TYPE_CHECKING:
@@ -34,7 +36,7 @@ WIDEN = 3
 groups are doubted as well, one more at a time."""
 MAX_COMBINATIONS = 20_000
 """Combinations tried (lines checked as they fill); more is refused as unsettled."""
-MAX_SOLVES = 12
+MAX_SOLVES = 40
 """Combinations that fit every line and the totals, handed to the solver at most."""
 SOLVE_BUDGET = 3.0
 """Seconds of solving for all of one search's combinations (a combination the solver has
@@ -92,11 +94,8 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
                           [s.reading.ranked for s in slots])
     # Suspects: shapes no reader is sure of, and shapes read as a digit another shape is
     # read as too (one font draws a digit one way, so one of them is misread).
-    names: dict[int, int] = {}
-    for g in groups:
-        names[g.digits[0]] = names.get(g.digits[0], 0) + 1
-    suspects = sorted((k for k, g in enumerate(groups)
-                       if not g.sure or names[g.digits[0]] > 1),
+    apart = different_shapes([s.reading.glyph.mask for s in slots], groups)
+    suspects = sorted((k for k, g in enumerate(groups) if not g.sure or g.clash),
                       key=lambda k: (groups[k].sure, groups[k].confidence))
     doubtful = sorted((k for k, g in enumerate(groups) if k not in suspects),
                       key=lambda k: groups[k].confidence)
@@ -110,7 +109,7 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
                 continue
             tried.append(unknowns)
             domains = [_domain(groups[k], every_digit and k in suspects) for k in unknowns]
-            found = _search(reading, slots, groups, unknowns, domains, solvable)
+            found = _search(reading, slots, groups, unknowns, domains, solvable, apart)
             if found:
                 return found
     return None
@@ -124,7 +123,7 @@ def _domain(group: GlyphGroup, every_digit: bool) -> tuple[int, ...]:
 
 def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup],
             unknowns: list[int], domains: list[tuple[int, ...]],
-            solvable: Callable[[Puzzle, float], bool]) -> Settled | None:
+            solvable: Callable[[Puzzle, float], bool], apart: np.ndarray) -> Settled | None:
     group_of = {}
     for k, g in enumerate(groups):
         for i in g.members:
@@ -205,6 +204,17 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
             sums[key[0]] += sum(c) if c else 0
         return sums["row"] == sums["column"]
 
+    def one_shape_per_digit() -> bool:
+        """No shape is read as another digit than it was if a clearly different shape is
+        read as that digit too: one font draws a digit one way. (Shapes the readers named
+        alike stand as read: a digit drawn twice a little differently.)"""
+        for k in unknowns:
+            if value[k] != groups[k].digits[0]:
+                for j in range(len(groups)):
+                    if j != k and value[j] == value[k] and apart[k, j]:
+                        return False
+        return True
+
     # Rows' total minus columns' is linear in the digits (each counts by its place in its
     # number): a partial combination whose rest cannot bring it to zero goes no further.
     weight = [0] * len(groups)
@@ -228,7 +238,7 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
         if not clipped and not partial + low[depth] <= 0 <= partial + high[depth]:
             return
         if depth == len(unknowns):
-            if not totals_agree():
+            if not totals_agree() or not one_shape_per_digit():
                 return
             combo = tuple(value[k] for k in unknowns)
             passing.append(combo)
