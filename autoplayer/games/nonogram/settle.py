@@ -69,7 +69,8 @@ class Unsettled(InputError):
 class Settled:
     reading: NonogramReading
     changed: tuple[str, ...]
-    """What differs from the first reading, e.g. 'row 3: 8 -> 6'."""
+    """What differs from the first reading, one note per shape, e.g. 'row 3: digit 9 -> 4
+    (and 12 more of that shape)'."""
 
 
 def _slots(reading: NonogramReading) -> list[Slot]:
@@ -295,13 +296,17 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
     for k, digit in zip(unknowns, solved[0], strict=True):
         value[k] = digit
     settled = _with(reading, slots, groups, value)
-    changed = tuple(
-        f"{kind} {line + 1}: {old.value} -> {new.value}"
-        for kind, before, after in (("row", reading.row_numbers, settled.row_numbers),
-                                    ("column", reading.column_numbers, settled.column_numbers))
-        for line, (olds, news) in enumerate(zip(before, after, strict=True))
-        for old, new in zip(olds, news, strict=True) if old.value != new.value)
-    return Settled(settled, changed)
+    # One note per shape: where its first changed glyph is, and how many more there are.
+    changed = []
+    for k, g in enumerate(groups):
+        moved = [slots[i] for i in g.members if slots[i].reading.digit != value[k]]
+        if moved:
+            first = min(moved, key=lambda s: (s.kind != "row", s.line, s.number, s.place))
+            more = f" (and {len(moved) - 1} more of that shape)" if len(moved) > 1 else ""
+            changed.append(f"{first.kind} {first.line + 1}: digit {first.reading.digit} -> "
+                           f"{value[k]}{more}")
+    changed.sort(key=lambda c: (not c.startswith("row"), int(c.split()[1].rstrip(":"))))
+    return Settled(settled, tuple(changed))
 
 
 def _with(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup],
