@@ -199,6 +199,32 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
             c = (1,) * clipped[key] + c
         return min_length(c) <= (width if key[0] == "row" else height)
 
+    # A line some of whose unknowns are still open is checked with each open digit at its
+    # least: if even that does not fit, no choice of the rest will.
+    done_by = {key: d for d, keys in enumerate(done_at) for key in keys}
+    open_at: list[list[tuple[str, int]]] = [
+        [key for key in unknown_lines[k] if done_by[key] > d and key not in clipped]
+        for d, k in enumerate(unknowns)]
+    least = {k: min(domains[d]) for d, k in enumerate(unknowns)}
+    depth_of = {k: d for d, k in enumerate(unknowns)}
+    places = {key: [[(group_of[i], 10 ** (len(n) - 1 - p)) for p, i in enumerate(n)]
+                    for n in numbers] for key, numbers in lines.items()}
+    bounds: dict[tuple, bool] = {}
+
+    def could_fit(key: tuple[str, int], depth: int) -> bool:
+        memo = (key, depth, *(value[k] for k in line_unknowns[key] if depth_of[k] <= depth))
+        hit = bounds.get(memo)
+        if hit is None:
+            total = 0
+            for n in places[key]:
+                total += sum((value[g] if depth_of.get(g, -1) <= depth else least[g]) * w
+                             for g, w in n)
+            numbers = len(places[key])
+            if numbers > 1:
+                total = max(total, numbers) + numbers - 1
+            hit = bounds[memo] = total <= (width if key[0] == "row" else height)
+        return hit
+
     fixed = [key for key in lines
              if not any(key in unknown_lines[k] for k in unknowns)]
     if not all(fits(key) for key in fixed):
@@ -282,7 +308,8 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
             if digit != groups[k].digits[0] and any(value[j] == digit and blocks[k, j]
                                                     for j in settled_at[depth]):
                 continue  # a clearly different shape already stands for this digit
-            if all(fits(key) for key in done_at[depth]):
+            if all(fits(key) for key in done_at[depth]) \
+                    and all(could_fit(key, depth) for key in open_at[depth]):
                 walk(depth + 1, partial + weight[k] * digit)
             if len(solved) > 1:
                 break
