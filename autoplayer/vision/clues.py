@@ -43,6 +43,7 @@ from autoplayer.vision.strips import (
     band_end_gap,
     cut_strip,
     drop_frame,
+    drop_specks,
     ink_extent,
     thickest_rule,
 )
@@ -254,6 +255,10 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
     clipped = [k for k in range(n_row) if row_cut[k][1]]
     heights = [b.box.h for s in (*rows, *columns) for g in s.groups for b in g]
     digit_height = float(np.median(heights)) if heights else pitch * 0.6
+    # Lines whose ink runs off the picture keep what shows of a cut digit.
+    rows = [s if s.index in clipped else drop_specks([s], digit_height)[0] for s in rows]
+    columns = [s if s.index in clipped_columns else drop_specks([s], digit_height)[0]
+               for s in columns]
     widths = [b.box.w for s in (*rows, *columns) for g in s.groups for b in g
               if b.box.w <= 1.1 * digit_height]
     digit_width = float(np.percentile(widths, 75)) if widths else None

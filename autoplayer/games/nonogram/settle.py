@@ -69,7 +69,8 @@ class Unsettled(InputError):
 class Settled:
     reading: NonogramReading
     changed: tuple[str, ...]
-    """What differs from the first reading, e.g. 'row 3: 8 -> 6'."""
+    """What differs from the first reading, one note per shape, e.g. 'row 3: digit 9 -> 4
+    (and 12 more of that shape)'."""
 
 
 def _slots(reading: NonogramReading) -> list[Slot]:
@@ -108,6 +109,10 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
     unsure = [k for k in by_doubt if not groups[k].sure]
     clashing = [k for k in by_doubt if groups[k].sure and groups[k].clash]
     others = [k for k in by_doubt if groups[k].sure and not groups[k].clash]
+    # Of the other shapes, those in lines whose clue cannot fit are doubted first (one of
+    # that line's digits is misread, however surely), the most often seen there first.
+    blame = _misfit_counts(reading, slots, groups)
+    others.sort(key=lambda k: (-blame.get(k, 0), groups[k].confidence))
     steps: list[tuple[list[int], bool]] = [(unsure, False), (unsure + clashing, False),
                                            (unsure, True), (unsure + clashing, True)]
     steps += [(unsure + clashing + others[:extra], False) for extra in range(1, WIDEN + 1)]
@@ -125,6 +130,26 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
         if found:
             return found
     return None
+
+
+def _misfit_counts(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup]
+                   ) -> dict[int, int]:
+    """For each group, in how many lines whose clue as first read cannot fit it (a number
+    below 1 beside others, or too long) its glyphs stand."""
+    group_of = {i: k for k, g in enumerate(groups) for i in g.members}
+    cut = {(c.kind, c.index) for c in reading.clipped}
+    counts: dict[int, int] = {}
+    for kind, clues, length in (("row", reading.puzzle.rows, reading.puzzle.width),
+                                ("column", reading.puzzle.columns, reading.puzzle.height)):
+        for line, clue in enumerate(clues):
+            if clue is None or (kind, line) in cut:
+                continue
+            if all(n >= 1 for n in clue) and min_length(clue) <= length:
+                continue
+            for k in {group_of[i] for i, s in enumerate(slots)
+                      if s.kind == kind and s.line == line}:
+                counts[k] = counts.get(k, 0) + 1
+    return counts
 
 
 def _domain(group: GlyphGroup, every_digit: bool) -> tuple[int, ...]:
@@ -197,6 +222,32 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
         if key in clipped:  # a visible tail: it must fit with room for what is cut
             c = (1,) * clipped[key] + c
         return min_length(c) <= (width if key[0] == "row" else height)
+
+    # A line some of whose unknowns are still open is checked with each open digit at its
+    # least: if even that does not fit, no choice of the rest will.
+    done_by = {key: d for d, keys in enumerate(done_at) for key in keys}
+    open_at: list[list[tuple[str, int]]] = [
+        [key for key in unknown_lines[k] if done_by[key] > d and key not in clipped]
+        for d, k in enumerate(unknowns)]
+    least = {k: min(domains[d]) for d, k in enumerate(unknowns)}
+    depth_of = {k: d for d, k in enumerate(unknowns)}
+    places = {key: [[(group_of[i], 10 ** (len(n) - 1 - p)) for p, i in enumerate(n)]
+                    for n in numbers] for key, numbers in lines.items()}
+    bounds: dict[tuple, bool] = {}
+
+    def could_fit(key: tuple[str, int], depth: int) -> bool:
+        memo = (key, depth, *(value[k] for k in line_unknowns[key] if depth_of[k] <= depth))
+        hit = bounds.get(memo)
+        if hit is None:
+            total = 0
+            for n in places[key]:
+                total += sum((value[g] if depth_of.get(g, -1) <= depth else least[g]) * w
+                             for g, w in n)
+            numbers = len(places[key])
+            if numbers > 1:
+                total = max(total, numbers) + numbers - 1
+            hit = bounds[memo] = total <= (width if key[0] == "row" else height)
+        return hit
 
     fixed = [key for key in lines
              if not any(key in unknown_lines[k] for k in unknowns)]
@@ -281,7 +332,8 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
             if digit != groups[k].digits[0] and any(value[j] == digit and blocks[k, j]
                                                     for j in settled_at[depth]):
                 continue  # a clearly different shape already stands for this digit
-            if all(fits(key) for key in done_at[depth]):
+            if all(fits(key) for key in done_at[depth]) \
+                    and all(could_fit(key, depth) for key in open_at[depth]):
                 walk(depth + 1, partial + weight[k] * digit)
             if len(solved) > 1:
                 break
@@ -295,13 +347,17 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
     for k, digit in zip(unknowns, solved[0], strict=True):
         value[k] = digit
     settled = _with(reading, slots, groups, value)
-    changed = tuple(
-        f"{kind} {line + 1}: {old.value} -> {new.value}"
-        for kind, before, after in (("row", reading.row_numbers, settled.row_numbers),
-                                    ("column", reading.column_numbers, settled.column_numbers))
-        for line, (olds, news) in enumerate(zip(before, after, strict=True))
-        for old, new in zip(olds, news, strict=True) if old.value != new.value)
-    return Settled(settled, changed)
+    # One note per shape: where its first changed glyph is, and how many more there are.
+    changed = []
+    for k, g in enumerate(groups):
+        moved = [slots[i] for i in g.members if slots[i].reading.digit != value[k]]
+        if moved:
+            first = min(moved, key=lambda s: (s.kind != "row", s.line, s.number, s.place))
+            more = f" (and {len(moved) - 1} more of that shape)" if len(moved) > 1 else ""
+            changed.append(f"{first.kind} {first.line + 1}: digit {first.reading.digit} -> "
+                           f"{value[k]}{more}")
+    changed.sort(key=lambda c: (not c.startswith("row"), int(c.split()[1].rstrip(":"))))
+    return Settled(settled, tuple(changed))
 
 
 def _with(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup],
