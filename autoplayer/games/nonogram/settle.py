@@ -118,6 +118,10 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
                                            (unsure, True), (unsure + clashing, True)]
     steps += [(unsure + clashing + others[:extra], False) for extra in range(1, WIDEN + 1)]
     tried: list[tuple[list[int], bool]] = []
+    # A combination that fits and solves but reads two clearly different shapes as one
+    # digit is not taken; but it is another way the picture could be read (the firmly
+    # read shape may be the misread one), so a later step's answer is not the only one.
+    nearly: tuple[int, ...] | None = None
     for chosen, every_digit in steps:
         unknowns = chosen[:MAX_UNKNOWNS]
         doubted = set(unsure) | set(clashing)
@@ -127,8 +131,13 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
             continue
         tried.append((unknowns, every_digit))
         domains = [_domain(groups[k], every_digit and k in doubted) for k in unknowns]
-        found = _search(reading, slots, groups, unknowns, domains, solvable, apart)
+        found, near = _search(reading, slots, groups, unknowns, domains, solvable, apart,
+                              explore_blocked=not every_digit)
+        if near is not None:
+            nearly = nearly or near
         if found:
+            if nearly is not None:
+                raise _two_ways(slots, groups, found, nearly)
             return found
     return None
 
@@ -161,7 +170,11 @@ def _domain(group: GlyphGroup, every_digit: bool) -> tuple[int, ...]:
 
 def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup],
             unknowns: list[int], domains: list[tuple[int, ...]],
-            solvable: Callable[[Puzzle, float], bool], apart: np.ndarray) -> Settled | None:
+            solvable: Callable[[Puzzle, float], bool], apart: np.ndarray, *,
+            explore_blocked: bool = False) -> tuple[Settled | None, tuple[int, ...] | None]:
+    """The one combination of the unknowns' digits that passes (None: none), and a group
+    changed by a combination that passes but for reading two clearly different shapes as
+    one digit (only looked for with `explore_blocked`; None: none seen)."""
     group_of = {}
     for k, g in enumerate(groups):
         for i in g.members:
@@ -253,7 +266,7 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
     fixed = [key for key in lines
              if not any(key in unknown_lines[k] for k in unknowns)]
     if not all(fits(key) for key in fixed):
-        return None
+        return None, None
     tried = 0
     passing: list[tuple[int, ...]] = []
     solved: list[tuple[int, ...]] = []
@@ -303,14 +316,28 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
         low[d], high[d] = low[d + 1] + min(terms), high[d + 1] + max(terms)
     deadline = time.monotonic() + SOLVE_BUDGET
 
-    def walk(depth: int, partial: int) -> None:
+    near: list[tuple[int, ...]] = []
+
+    def walk(depth: int, partial: int, blocked: bool) -> None:
         nonlocal tried, solves
         if len(solved) > 1:
             return
         if not clipped and not partial + low[depth] <= 0 <= partial + high[depth]:
             return
         if depth == len(unknowns):
-            if not totals_agree() or not one_shape_per_digit():
+            if not totals_agree():
+                return
+            if blocked or not one_shape_per_digit():
+                if explore_blocked and not near:
+                    solves += 1
+                    if solves > MAX_SOLVES:
+                        raise _too_many(slots, groups, unknowns)
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise _too_many(slots, groups, unknowns)
+                    if solvable(_with(reading, slots, groups, value).puzzle, left):
+                        near.append(tuple(k for k in unknowns
+                                          if value[k] != groups[k].digits[0]))
                 return
             combo = tuple(value[k] for k in unknowns)
             passing.append(combo)
@@ -330,19 +357,21 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
             if tried > MAX_COMBINATIONS:
                 raise _too_many(slots, groups, unknowns)
             value[k] = digit
-            if digit != groups[k].digits[0] and any(value[j] == digit and blocks[k, j]
-                                                    for j in settled_at[depth]):
+            clash = digit != groups[k].digits[0] and any(
+                value[j] == digit and blocks[k, j] for j in settled_at[depth])
+            if clash and not explore_blocked:
                 continue  # a clearly different shape already stands for this digit
             if all(fits(key) for key in done_at[depth]) \
                     and all(could_fit(key, depth) for key in open_at[depth]):
-                walk(depth + 1, partial + weight[k] * digit)
+                walk(depth + 1, partial + weight[k] * digit, blocked or clash)
             if len(solved) > 1:
                 break
         value[k] = groups[k].digits[0]
 
-    walk(0, offset)
+    walk(0, offset, False)
+    nearly = near[0] if near else None
     if not solved:
-        return None
+        return None, nearly
     if len(solved) > 1:
         raise _ambiguous(reading, slots, groups, unknowns, solved)
     for k, digit in zip(unknowns, solved[0], strict=True):
@@ -358,7 +387,9 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
             changed.append(f"{first.kind} {first.line + 1}: digit {first.reading.digit} -> "
                            f"{value[k]}{more}")
     changed.sort(key=lambda c: (not c.startswith("row"), int(c.split()[1].rstrip(":"))))
-    return Settled(settled, tuple(changed))
+    if nearly is not None:
+        raise _two_ways(slots, groups, Settled(settled, tuple(changed)), nearly)
+    return Settled(settled, tuple(changed)), None
 
 
 def _with(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup],
@@ -411,6 +442,15 @@ def _ambiguous(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGr
              f"could be {a} or {b}" for k, a, b in differ]
     return Ambiguous("cannot read the clues: unsure digits fit the puzzle two ways: "
                      + "; ".join(parts), region=_region(slots, groups[differ[0][0]]))
+
+
+def _two_ways(slots: list[Slot], groups: list[GlyphGroup], found: Settled,
+              other: tuple[int, ...]) -> Ambiguous:
+    first = slots[groups[other[0]].members[0]] if other else None
+    where = f" (or a shape first at {_where(first)} is misread)" if first else ""
+    return Ambiguous("cannot read the clues: unsure digits fit the puzzle two ways: as "
+                     f"{'; '.join(found.changed) or 'read'}{where}",
+                     region=_region(slots, groups[other[0]]) if other else None)
 
 
 def _too_many(slots: list[Slot], groups: list[GlyphGroup], unknowns: list[int]) -> Unsettled:
