@@ -25,6 +25,7 @@ from autoplayer.vision.clue_boxes import (
     flat_cells,
     leading_odd,
     occupancy,
+    ruled_block,
 )
 from autoplayer.vision.grid import MIN_SIDE, MIN_TILE_SIDE, Grid
 from autoplayer.vision.image import luminance
@@ -205,6 +206,18 @@ def _lattice(sel: np.ndarray, size: float, image: np.ndarray, lum: np.ndarray,
     rows = _regular_run(_cluster_positions(y, y + h, tol), size)
     if len(cols) < min_side or len(rows) < min_side:
         return None
+    # Patches of a near size off the lattice's rows (a toolbar's buttons above the board)
+    # fall between its columns and break their run: columns are counted again among the
+    # patches on its rows alone, and rows among those on its columns.
+    on_rows = (y + h / 2 >= rows[0][0]) & (y + h / 2 <= rows[-1][1])
+    on_cols = (x + w / 2 >= cols[0][0]) & (x + w / 2 <= cols[-1][1])
+    if not on_rows.all() or not on_cols.all():
+        again = (_regular_run(_cluster_positions(x[on_rows], (x + w)[on_rows], tol), size),
+                 _regular_run(_cluster_positions(y[on_cols], (y + h)[on_cols], tol), size))
+        if len(again[0]) >= len(cols) and len(again[1]) >= min_side:
+            cols = again[0]
+        if len(again[1]) >= len(rows) and len(again[0]) >= min_side:
+            rows = again[1]
     # Keep only patches inside the lattice block; demand most of its cells be seen.
     x0, x1 = cols[0][0] - tol, cols[-1][1] + tol
     y0, y1 = rows[0][0] - tol, rows[-1][1] + tol
@@ -219,7 +232,8 @@ def _lattice(sel: np.ndarray, size: float, image: np.ndarray, lum: np.ndarray,
     if not (top or left):
         flat = flat_cells(lum, cols, rows)
         blank = flat & ~occupied
-        top, bottom, left, right = clue_box_corners(~blank, blank)
+        top, bottom, left, right = clue_box_corners(
+            ~blank, blank, lambda rs, cs: ruled_block(lum, cols, rows, rs, cs))
     cols, rows = cols[left:len(cols) - right], rows[top:len(rows) - bottom]
     if not (top or left or bottom or right):
         cols, rows = drop_clue_lines(lum, cols, rows, flat)
