@@ -129,13 +129,17 @@ def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) ->
         band = col_band
         col_scale, col_strength = grounded_ink(
             band, (1, long), dark,
-            paper_across(band, col_spans, board.x, 1, dark, rule_width, pitch), rule_width)
+            paper_across(band, col_spans, board.x, 1, dark, rule_width, pitch), rule_width,
+            numbers=_near_numbers(band, reach, grid.xs, board.x, rule_width))
     if row_band.shape[1]:
         band = row_band
         row_scale, row_strength = grounded_ink(
             band, (long, 1), dark,
-            paper_across(band, row_spans, board.y, 0, dark, rule_width, pitch), rule_width)
-    peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_scale, row_scale)
+            paper_across(band, row_spans, board.y, 0, dark, rule_width, pitch), rule_width,
+            numbers=_near_numbers(band.T, reach, grid.ys, board.y, rule_width))
+    peaks = [_peak(s, reach, spans, start) for s, spans, start in
+             ((col_scale, grid.xs, board.x),
+              (None if row_scale is None else row_scale.T, grid.ys, board.y))
              if s is not None and s.size]
     peak = max(peaks) if peaks else 0.0
     band_threshold = max(BAND_CONTRAST * peak, 8.0)
@@ -232,6 +236,33 @@ def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) ->
     return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped),
                       tuple(clipped_columns), ink_level, paper_level, digit_width,
                       row_side, column_side, (w_img, h_img), tuple(ignored))
+
+
+def _near_numbers(band: np.ndarray, reach: int, spans: tuple[tuple[int, int], ...],
+                  start: int, skip: int = 0) -> np.ndarray:
+    """Where the first clue numbers stand in a band (rows across it, the board below the
+    last; its columns from `start` along the board's lines `spans`): near the board (within
+    `reach`, less the `skip` rows next to it, where the board's frame may lie), in the
+    lines' middles, clear of the lines between them and of the band's sides. Page
+    furniture further out (a toolbar's black icons, a side panel's text) may be far
+    stronger than pale clue digits."""
+    end = band.shape[0] - skip
+    near = band[max(0, end - reach):max(0, end)]
+    middles = np.concatenate([np.arange(a + (b - a) // 6, b - (b - a) // 6) for a, b in spans])
+    middles = middles[(middles >= start) & (middles < start + band.shape[1])] - start
+    return near[:, middles]
+
+
+def _peak(scale: np.ndarray, reach: int, spans: tuple[tuple[int, int], ...],
+          start: int) -> float:
+    """The clue ink's strongest contrast (`scale` as `_near_numbers` takes a band), where
+    the first numbers stand, less what lines across the whole band (the board's frame,
+    where the board found stops just short of it): no line of clue numbers covers half."""
+    sample = _near_numbers(scale, reach, spans, start)[::2, ::2]
+    if not sample.size:
+        return 0.0
+    across = np.median(sample, axis=1) <= 0.5 * sample.max(axis=1)
+    return float(np.percentile(sample[across], 99.9)) if across.any() else 0.0
 
 
 def _turned_back(strip: Strip, start: int, size: int) -> Strip:

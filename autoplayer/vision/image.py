@@ -66,7 +66,8 @@ def _departure(lum: np.ndarray, background: np.ndarray, dark: bool) -> np.ndarra
 
 
 def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground: np.ndarray,
-                 rule_width: int, floor: float = 8.0) -> tuple[np.ndarray, np.ndarray]:
+                 rule_width: int, floor: float = 8.0, numbers: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """How far each pixel of a clue band departs from its local background towards the
     ink colour, as a share (x255) of the way from that background to the ink colour.
 
@@ -91,6 +92,10 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
     and at most `rule_width` thick. (Thicker, it is a stripe of another shade the
     strip's edge cuts into, or a shade across the band.)
 
+    The ink colour is taken from `numbers` (pixels where the clue numbers stand, when
+    given), else from the whole band: page furniture far from the board (a toolbar's black
+    icons) would set it for pale digits.
+
     Returns (the departure from the background along the strip alone: the contrast
     scale thresholds are shares of, ink).
     """
@@ -98,7 +103,7 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
         empty = np.zeros(lum.shape, np.float32)
         return empty, empty
     along = _background_along(lum, kernel_wh, dark)
-    colour = _ink_colour(lum, dark)
+    colour = _ink_colour(numbers if numbers is not None and numbers.size else lum, dark)
     scale = _relative(lum, along, dark, floor, colour)
     ink = scale.copy()
     lifted = ground < along if dark else ground > along  # few pixels: recompute just those

@@ -72,8 +72,12 @@ def _regular_run(groups: list[tuple[int, int, int]], size: float) -> list[tuple[
         else:
             if len(current) > len(best):
                 best = current
-            current = [groups[i][:2]]
-            pitch = None
+            # A new run starts at the group before: a stray group just before a board
+            # (a toolbar's row) must not take the board's first line with it.
+            if size * 1.02 < step < size * 1.9:
+                current, pitch = [groups[i - 1][:2], groups[i][:2]], step
+            else:
+                current, pitch = [groups[i][:2]], None
     if len(current) > len(best):
         best = current
     return best
@@ -214,10 +218,8 @@ def _lattice(sel: np.ndarray, size: float, image: np.ndarray, lum: np.ndarray,
     if not on_rows.all() or not on_cols.all():
         again = (_regular_run(_cluster_positions(x[on_rows], (x + w)[on_rows], tol), size),
                  _regular_run(_cluster_positions(y[on_cols], (y + h)[on_cols], tol), size))
-        if len(again[0]) >= len(cols) and len(again[1]) >= min_side:
-            cols = again[0]
-        if len(again[1]) >= len(rows) and len(again[0]) >= min_side:
-            rows = again[1]
+        if min(len(again[0]), len(again[1])) >= min_side:
+            cols, rows = again
     # Keep only patches inside the lattice block; demand most of its cells be seen.
     x0, x1 = cols[0][0] - tol, cols[-1][1] + tol
     y0, y1 = rows[0][0] - tol, rows[-1][1] + tol

@@ -137,15 +137,17 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
     inks[:, :, ruled] = False
     hits = inks.sum(axis=(1, 2)) >= max(3, 0.3 * height)
     # Ink in the cells' outer sixths, where numbers centred on their line leave little and
-    # page text has as much as anywhere: how text-like the side's ink is.
-    cut = min(cuts)
-    outer = _stacked_ink(region, np.array([list(range(a, a + cut)) + list(range(b - cut, b))
-                                           for a, b in spans]), pitch)
-    outer[:, :, ruled] = False
+    # page text has as much as anywhere: how text-like the side's ink is. (Each cell is
+    # taken whole, so that its outer parts are held to its numbers' contrast.)
+    cut, span = min(cuts), min(b - a for a, b in spans)
+    whole = _stacked_ink(region, np.array([a for a, _ in spans])[:, None] + np.arange(span),
+                         pitch)
+    whole[:, :, ruled] = False
     if lines and axis == 1:
-        outer[:, :, beyond] = False
-    inner = float(inks.mean())
-    spread = float(outer.mean()) / inner if inner > 0 else 0.0
+        whole[:, :, beyond] = False
+    inner = float(whole[:, cut:span - cut].mean())
+    outer = float(np.concatenate([whole[:, :cut], whole[:, span - cut:]], axis=1).mean())
+    spread = outer / inner if inner > 0 else 0.0
     return float(hits.sum()) / len(spans), spread
 
 
