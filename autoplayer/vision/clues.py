@@ -36,7 +36,7 @@ from autoplayer.vision.hairline import (
     hairline_threshold,
     is_hairline,
 )
-from autoplayer.vision.image import dark_ink, grounded_ink, luminance
+from autoplayer.vision.image import dark_ink, grounded_ink, ink_colour, luminance
 from autoplayer.vision.page_text import unaligned_text
 from autoplayer.vision.strips import Strip, cut_strip, drop_frame, ink_extent, thickest_rule
 
@@ -126,20 +126,16 @@ def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) ->
     col_strength = row_strength = col_scale = row_scale = None
     rule_width = thickest_rule(pitch)
     if col_band.shape[0]:
-        band = col_band
-        col_scale, col_strength = grounded_ink(
-            band, (1, long), dark,
-            paper_across(band, col_spans, board.x, 1, dark, rule_width, pitch), rule_width,
-            numbers=_near_numbers(band, reach, grid.xs, board.x, rule_width))
+        col_scale, col_strength = _grounded(
+            col_band, False, (1, long), dark,
+            paper_across(col_band, col_spans, board.x, 1, dark, rule_width, pitch), rule_width,
+            reach, grid.xs, board.x)
     if row_band.shape[1]:
-        band = row_band
-        row_scale, row_strength = grounded_ink(
-            band, (long, 1), dark,
-            paper_across(band, row_spans, board.y, 0, dark, rule_width, pitch), rule_width,
-            numbers=_near_numbers(band.T, reach, grid.ys, board.y, rule_width))
-    peaks = [_peak(s, reach, spans, start) for s, spans, start in
-             ((col_scale, grid.xs, board.x),
-              (None if row_scale is None else row_scale.T, grid.ys, board.y))
+        row_scale, row_strength = _grounded(
+            row_band, True, (long, 1), dark,
+            paper_across(row_band, row_spans, board.y, 0, dark, rule_width, pitch), rule_width,
+            reach, grid.ys, board.y)
+    peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_scale, row_scale)
              if s is not None and s.size]
     peak = max(peaks) if peaks else 0.0
     band_threshold = max(BAND_CONTRAST * peak, 8.0)
@@ -236,6 +232,30 @@ def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) ->
     return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped),
                       tuple(clipped_columns), ink_level, paper_level, digit_width,
                       row_side, column_side, (w_img, h_img), tuple(ignored))
+
+
+FURNITURE = 0.5
+"""Clue numbers near the board reaching less than this share of the way to their band's
+extreme ink: that extreme is page furniture (a toolbar's black icons above pale digits),
+and the numbers' own ink is measured towards instead."""
+
+
+def _grounded(band: np.ndarray, turned: bool, kernel_wh: tuple[int, int], dark: bool,
+              ground: np.ndarray, rule_width: int, reach: int,
+              spans: tuple[tuple[int, int], ...], start: int) -> tuple[np.ndarray, np.ndarray]:
+    """`grounded_ink` of a clue band (`turned`: a row band, its lines down its rows), its
+    ink measured towards the clue numbers' own colour when page furniture is far stronger
+    (see FURNITURE)."""
+    def across(a: np.ndarray) -> np.ndarray:
+        return a.T if turned else a
+
+    scale, strength = grounded_ink(band, kernel_wh, dark, ground, rule_width)
+    if scale.size and _peak(across(scale), reach, spans, start) < FURNITURE * 255:
+        numbers = _near_numbers(across(band), reach, spans, start, rule_width)
+        if numbers.size:
+            scale, strength = grounded_ink(band, kernel_wh, dark, ground, rule_width,
+                                           colour=ink_colour(numbers, dark))
+    return scale, strength
 
 
 def _near_numbers(band: np.ndarray, reach: int, spans: tuple[tuple[int, int], ...],
