@@ -115,7 +115,7 @@ def test_an_unsure_shape_is_settled_when_one_digit_alone_fits() -> None:
     settled = settle(reading, _solves)
     assert settled is not None
     assert settled.reading.puzzle.rows == ((3,),) * 3 == settled.reading.puzzle.columns
-    assert "row 1: 9 -> 3" in settled.changed
+    assert settled.changed == ("row 1: digit 9 -> 3 (and 5 more of that shape)",)
 
 
 def test_two_digits_that_both_solve_are_refused_naming_the_glyphs() -> None:

@@ -46,6 +46,7 @@ BOARDS = [
     (10, 10, 202, None),
     (15, 10, 303, None),
     (20, 15, 404, (1000, 800)),  # a window large enough for its clues to read
+    (30, 20, 1, (1100, 800)),    # digits 13 px tall: 1s with a one-pixel stem, 3s, 5s
 ]
 """(width, height, seed, window size): random levels of several sizes."""
 

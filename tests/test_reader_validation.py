@@ -52,7 +52,7 @@ def test_a_smeared_digit_is_settled_by_the_puzzle_when_one_digit_alone_fits():
     ImageDraw.Draw(page).rectangle((box.x, box.y, box.right - 1, box.bottom - 1), fill=(20,) * 3)
     reading = read_nonogram(np.asarray(page))
     assert (reading.puzzle.rows, reading.puzzle.columns) == (puzzle.rows, puzzle.columns)
-    assert any(c.startswith("column 4:") and c.endswith(f"-> {number.value}")
+    assert any(c.startswith("column 4: digit") and c.endswith(f"-> {number.value}")
                for c in reading.corrections)
 
 

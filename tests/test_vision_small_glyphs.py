@@ -55,3 +55,42 @@ def test_a_bitmap_calibrated_as_two_digits_is_read_as_one_of_them_and_unsure():
     assert reading.digit == 0
     assert reading.confidence <= 0.5
     assert {d for d, _ in reading.ranked[:3]} == {0, 6, 8}
+
+
+SMALL_SANS = {
+    # A 3 at 9 px: its middle arm stops short of the width, right of centre (was 7).
+    3: ".####. .....# .....# ..#### ....## .....# .....# ....## #####.",
+    # A 5 at 9 px: its middle bar joins the left stroke to the bowl below (was 7).
+    5: "#####. #..... #..... ####.. ....## ....## ....## ....## #####.",
+    # A 3 at 13 px, the same arm (was 7).
+    33: (".######.. .#######. .......## .......## ......##. ...#####. .....###. "
+         ".......## .......## .......## .......## ########. .######.."),
+    # 1s at 13 px whose one-pixel stem falls between two pixel columns: drawn in one
+    # column here, the next there (were 3 and 5).
+    1: (".####... #####... ....#... ....#... ....#... ....##.. ....##.. ....#... "
+        "....#... ....#... ....#... .####### .#######"),
+    11: (".####... ######.. ....##.. ....#... ....#... ....#... ....#... ....#... "
+         "....#... ....#... ....#... .####### .#######"),
+    # A 0 at 13 px whose second row spans the width (was 6).
+    0: ("..####.. .######. .#....## ##....## ##.....# ##.....# ##.....# ##.....# "
+        "##.....# ##....## ##....## .###.##. ..####.."),
+}
+"""Digits of a DejaVu-like sans 9-13 px tall as KDE's Picmi draws them in a small window
+(binarised by the clue reader), with what the state machines read them as before."""
+
+
+def test_small_sans_digits_read_by_the_state_machines():
+    for key, picture in SMALL_SANS.items():
+        digit = key % 10
+        ranked = scanline.recognise(_mask(picture))
+        assert ranked[0][0] == digit, (key, ranked[:3])
+
+
+def test_a_wavering_stem_is_one_stroke_and_a_7s_top_stays_a_7():
+    """A 1's stem drawn in one pixel column, then two, then one is one stroke (it was
+    C, R, C); the middle-bar rule leaves a 7's thick top alone (a bar only between two
+    strokes down one side, or joining strokes on either side)."""
+    assert "".join(s.token for s in scanline.segments(_mask(SMALL_SANS[1]))) == "LCF"
+    seven = _mask("######### ...#####. ......##. ......##. .....##.. .....##.. ....###.. "
+                  "....##... ....##... ...##.... ...##.... ...##.... ..##.....")
+    assert scanline.recognise(seven)[0] == (7, 1.0)

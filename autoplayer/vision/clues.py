@@ -38,7 +38,14 @@ from autoplayer.vision.hairline import (
 )
 from autoplayer.vision.image import dark_ink, grounded_ink, ink_colour, luminance
 from autoplayer.vision.page_text import unaligned_text
-from autoplayer.vision.strips import Strip, cut_strip, drop_frame, ink_extent, thickest_rule
+from autoplayer.vision.strips import (
+    Strip,
+    cut_strip,
+    drop_frame,
+    drop_specks,
+    ink_extent,
+    thickest_rule,
+)
 
 if TYPE_CHECKING:
     from autoplayer.vision.sides import ClueSides
@@ -222,6 +229,10 @@ def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) ->
     clipped = [k for k in range(n_row) if row_cut[k][1]]
     heights = [b.box.h for s in (*rows, *columns) for g in s.groups for b in g]
     digit_height = float(np.median(heights)) if heights else pitch * 0.6
+    # Lines whose ink runs off the picture keep what shows of a cut digit.
+    rows = [s if s.index in clipped else drop_specks([s], digit_height)[0] for s in rows]
+    columns = [s if s.index in clipped_columns else drop_specks([s], digit_height)[0]
+               for s in columns]
     widths = [b.box.w for s in (*rows, *columns) for g in s.groups for b in g
               if b.box.w <= 1.1 * digit_height]
     digit_width = float(np.percentile(widths, 75)) if widths else None

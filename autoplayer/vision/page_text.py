@@ -10,6 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from autoplayer.vision.strips import thickest_rule
+
 CENTRED = 0.25
 """A glyph whose middle lies this close to a line's middle (in pitches) is that line's
 clue number however far it reaches (digits as tall as the cells, or taller, cross the
@@ -54,6 +56,9 @@ def unaligned_text(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: i
     w, h = x1 - x0, y1 - y0
     edges = np.array(bounds)
     centres = np.array([(a + b) / 2 - start for a, b in spans])
+    # Text beyond the clues keeps clear of the board: ink reaching the board's side of
+    # the band (the shaded edges of bars between the lines) is the band's own drawing.
+    clear = y1 < ink.shape[0] - thickest_rule(pitch)
 
     def centred(i: int) -> bool:  # a clue number as wide (tall) as its line, on its middle
         return bool(np.abs(centres - (x0[i] + x1[i]) / 2).min() <= CENTRED * pitch)
@@ -62,9 +67,11 @@ def unaligned_text(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: i
         reach = np.minimum(edges - x0[i], x1[i] - edges)
         return bool((reach >= max(2.0, 0.2 * w[i])).any())
 
-    # Glyph-shaped: not a piece of a rule (thin across), not a speck, not a box.
+    # Glyph-shaped: not a piece of a rule (thin across), not a speck, not a box; clear of
+    # the board.
     glyphs = [int(i) for i in crossing
-              if i and 3 <= w[i] < 4 * pitch and max(4.0, 0.25 * pitch) <= h[i] < 2 * pitch
+              if i and clear[i] and 3 <= w[i] < 4 * pitch
+              and max(4.0, 0.25 * pitch) <= h[i] < 2 * pitch
               and stats[i, cv2.CC_STAT_AREA] >= 8
               and w[i] >= 0.2 * h[i] and not holds_another(int(i))
               and (not well_across or (across(int(i)) and w[i] < 1.5 * pitch

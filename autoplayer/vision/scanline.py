@@ -30,7 +30,7 @@ HOLES: dict[int, tuple[int, ...]] = {
 """How many enclosed holes each digit may show (a slashed zero has two, an open 4 none)."""
 
 PROTOTYPES: dict[int, tuple[str, ...]] = {
-    0: ("CDC", "FDF", "CDTDC", "FDTDF"),
+    0: ("CDC", "FDF", "CDTDC", "FDTDF", "CFDC", "CDFC"),
     1: ("F", "CF", "LCF", "CCF", "C", "CLDCF", "CDCF", "LDCF", "FCF", "CFDCF",
         "CFCF", "RDR", "CDR"),
     2: ("CDRCLF", "CDRLF", "FRFLF", "CRCLF", "CDRCF", "FRLF", "CRLF", "CDRCLDF"),
@@ -73,7 +73,10 @@ class Segment:
 
 
 def row_token(row: np.ndarray, width: int) -> str | None:
-    groups = runs(row)
+    return _token(runs(row), width)
+
+
+def _token(groups: list[tuple[int, int]], width: int) -> str | None:
     if not groups:
         return None
     if len(groups) >= 3:
@@ -83,7 +86,11 @@ def row_token(row: np.ndarray, width: int) -> str | None:
     s, e = groups[0]
     if e - s >= 0.7 * width:
         return "F"
-    centre = (s + e) / 2 / width
+    return _side((s + e) / 2 / width)
+
+
+def _side(centre: float) -> str:
+    """L, C or R for a narrow group centred at `centre` (a share of the width)."""
     if centre < 0.4:
         return "L"
     if centre > 0.6:
@@ -91,13 +98,77 @@ def row_token(row: np.ndarray, width: int) -> str | None:
     return "C"
 
 
+def _stems(spans: list[list[tuple[int, int]]], tokens: list[str | None], w: int
+           ) -> list[str | None]:
+    """One token for each upright stroke: rows of one narrow group sharing a column.
+
+    A stroke about a pixel wide that falls between two pixel columns is drawn a
+    pixel to one side in some rows and the other in the rest; near the boundary
+    between two sides its rows flip between C and R, and a 1 reads as a 3. The
+    stroke's token is that of its mean position.
+    """
+    thin = 0.25 * w
+
+    def stem(k: int) -> bool:
+        return tokens[k] in ("L", "C", "R") and spans[k][0][1] - spans[k][0][0] <= thin
+
+    out = list(tokens)
+    i, n = 0, len(tokens)
+    while i < n:
+        if not stem(i):
+            i += 1
+            continue
+        lo, hi = spans[i][0]
+        j = i
+        while j + 1 < n and stem(j + 1):
+            s, e = spans[j + 1][0]
+            if max(lo, s) >= min(hi, e):
+                break
+            lo, hi, j = max(lo, s), min(hi, e), j + 1
+        if len(set(tokens[i:j + 1])) > 1:
+            centre = sum(a + b for a, b in (spans[k][0] for k in range(i, j + 1))) / 2
+            out[i:j + 1] = [_side(centre / (j + 1 - i) / w)] * (j + 1 - i)
+        i = j + 1
+    return out
+
+
+def _middle_bars(spans: list[list[tuple[int, int]]], tokens: list[str | None], w: int
+                 ) -> list[str | None]:
+    """Side tokens that are bars across the glyph's middle, made "C" (after `_stems`).
+
+    At small sizes a middle bar can fall short of the width and off centre: a 3's
+    middle arm is a right-side group reaching well left of the strokes above and
+    below it, a 5's middle bar (half the width or more) joins its left stroke to the
+    right one below. Taken for side strokes, they leave a 3 or a 5 that reads as 7.
+    """
+    reach = max(2.0, 0.2 * w)
+    out = _stems(spans, tokens, w)
+    sides = ("L", "R")
+    for i in range(1, len(tokens) - 1):
+        above, tok, below = tokens[i - 1:i + 2]
+        if tok not in sides or above not in sides or below not in sides:
+            continue
+        (s0, e0), (s, e), (s1, e1) = spans[i - 1][0], spans[i][0], spans[i + 1][0]
+        if above != below:  # touching (8-connected) a stroke on either side of the middle
+            left_end, right_start = (e0, s1) if above == "L" else (e1, s0)
+            bar = (left_end <= w / 2 <= right_start and s <= left_end and right_start <= e
+                   and 2 * (e - s) >= w)
+        elif tok == above == "R":
+            bar = s <= min(s0, s1) - reach
+        else:
+            bar = tok == above and e >= max(e0, e1) + reach
+        if bar:
+            out[i] = "C"
+    return out
+
+
 def segments(glyph: np.ndarray) -> list[Segment]:
     """The glyph's scanline tokens, runs of equal tokens collapsed."""
     g, _, _ = trim(np.asarray(glyph, dtype=bool))
     h, w = g.shape
     out: list[list] = []
-    for row in g:
-        tok = row_token(row, w)
+    spans = [runs(row) for row in g]
+    for tok in _middle_bars(spans, [_token(s, w) for s in spans], w):
         if tok is None:
             continue
         if out and out[-1][0] == tok:

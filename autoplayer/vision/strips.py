@@ -162,9 +162,13 @@ def _drop_edge_slivers(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
         if stats[i, cv2.CC_STAT_AREA] <= rule and (x1 <= rule + 1 if left else x0 >= w - rule - 1):
             bad.append(i)  # a speck of shading (broken up by a texture) in the side's margin
             continue
-        if 2 * min(x1 - x0, rule) >= h:
+        own = labels[y0:y0 + h] == i
+        # How thick the shape runs along the side: its typical row, not its widest (the
+        # shading at a bar's end spreads a line's last rows sideways).
+        thick = float(np.median(own.sum(axis=1)))
+        if 2 * min(thick, rule) >= h:
             continue
-        cols = (labels[y0:y0 + h] == i).sum(axis=0)
+        cols = own.sum(axis=0)
         side = np.arange(w)
         near = (side <= 2 * rule) if left else (side >= w - 1 - 2 * rule)
         if cols[~near].sum() > 0.1 * cols.sum():
@@ -289,15 +293,29 @@ def _main_line(ink: np.ndarray, kind: str) -> np.ndarray:
     return out
 
 
-def _drop_specks(groups: list[tuple[Blob, ...]]) -> list[tuple[Blob, ...]]:
-    """Forget ink far smaller than the strip's digits (antialiasing dust, pointer edges)."""
+SPECK = 0.45
+"""Ink shorter than this share of the digits beside it is not a digit."""
+
+
+def _drop_specks(groups: list[tuple[Blob, ...]], tallest: float = 0.0
+                 ) -> list[tuple[Blob, ...]]:
+    """Forget ink far smaller than the strip's digits (antialiasing dust, pointer edges),
+    or than `tallest` when that is taller."""
     heights = [b.box.h for g in groups for b in g]
     if not heights:
         return groups
-    tallest = max(heights)
+    tallest = max(tallest, *heights)
     out = []
     for g in groups:
-        kept = tuple(b for b in g if b.box.h >= 0.45 * tallest)
+        kept = tuple(b for b in g if b.box.h >= SPECK * tallest)
         if kept:
             out.append(kept)
     return out
+
+
+def drop_specks(strips: list[Strip], digit_height: float) -> list[Strip]:
+    """Forget ink far shorter than the board's digits. A strip's own tallest ink is no
+    yardstick when it holds no digit: the strip of a line with an empty clue may keep
+    a corner of its box or bar, a few pixels tall, that would read as a number."""
+    return [Strip(s.kind, s.index, s.box, tuple(_drop_specks(list(s.groups), digit_height)))
+            for s in strips]

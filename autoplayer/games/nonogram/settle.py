@@ -38,6 +38,9 @@ MAX_COMBINATIONS = 20_000
 """Combinations tried (lines checked as they fill); more is refused as unsettled."""
 MAX_SOLVES = 40
 """Combinations that fit every line and the totals, handed to the solver at most."""
+FIRM = 0.5
+"""A shape read at least this surely stands for its digit: no other shape is settled as it
+(a shape read less surely may be a damaged copy of another)."""
 SOLVE_BUDGET = 3.0
 """Seconds of solving for all of one search's combinations (a combination the solver has
 not refuted in time counts as solving, as it does for a first reading)."""
@@ -66,7 +69,8 @@ class Unsettled(InputError):
 class Settled:
     reading: NonogramReading
     changed: tuple[str, ...]
-    """What differs from the first reading, e.g. 'row 3: 8 -> 6'."""
+    """What differs from the first reading, one note per shape, e.g. 'row 3: digit 9 -> 4
+    (and 12 more of that shape)'."""
 
 
 def _slots(reading: NonogramReading) -> list[Slot]:
@@ -92,26 +96,35 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
         return None
     groups = group_glyphs([s.reading.glyph.mask for s in slots],
                           [s.reading.ranked for s in slots])
-    # Suspects: shapes no reader is sure of, and shapes read as a digit another shape is
-    # read as too (one font draws a digit one way, so one of them is misread).
+    # The unknowns, in widening steps: the shapes no reader is sure of; then also shapes
+    # read as a digit a clearly different shape is read as too (one font draws a digit
+    # one way, so one of them is misread); each first with the readers' favourite
+    # digits, then with any digit (a font unlike any the readers know ranks its digits
+    # badly); last the least sure of the other shapes, one at a time. The first step
+    # that some combination passes decides. A first reading that fits is so taken when
+    # no other digit of its unsure shapes fits too; clashing shapes are doubted only
+    # when it does not fit.
     apart = different_shapes([s.reading.glyph.mask for s in slots], groups)
-    suspects = sorted((k for k, g in enumerate(groups) if not g.sure or g.clash),
-                      key=lambda k: (groups[k].sure, groups[k].confidence))
-    doubtful = sorted((k for k, g in enumerate(groups) if k not in suspects),
-                      key=lambda k: groups[k].confidence)
-    # The readers' favourites first; then any digit for the suspects (a font unlike any
-    # the readers know ranks its digits badly).
-    for every_digit in (False, True):
-        tried: list[list[int]] = []
-        for extra in range(WIDEN + 1):
-            unknowns = (suspects + doubtful[:extra])[:MAX_UNKNOWNS]
-            if unknowns in tried or (every_digit and not suspects):
-                continue
-            tried.append(unknowns)
-            domains = [_domain(groups[k], every_digit and k in suspects) for k in unknowns]
-            found = _search(reading, slots, groups, unknowns, domains, solvable, apart)
-            if found:
-                return found
+    by_doubt = sorted(range(len(groups)), key=lambda k: (groups[k].sure, groups[k].confidence))
+    unsure = [k for k in by_doubt if not groups[k].sure]
+    clashing = [k for k in by_doubt if groups[k].sure and groups[k].clash]
+    others = [k for k in by_doubt if groups[k].sure and not groups[k].clash]
+    steps: list[tuple[list[int], bool]] = [(unsure, False), (unsure + clashing, False),
+                                           (unsure, True), (unsure + clashing, True)]
+    steps += [(unsure + clashing + others[:extra], False) for extra in range(1, WIDEN + 1)]
+    tried: list[tuple[list[int], bool]] = []
+    for chosen, every_digit in steps:
+        unknowns = chosen[:MAX_UNKNOWNS]
+        doubted = set(unsure) | set(clashing)
+        if (unknowns, every_digit) in tried or (every_digit and not unknowns):
+            continue
+        if tried and not every_digit and not unknowns:
+            continue
+        tried.append((unknowns, every_digit))
+        domains = [_domain(groups[k], every_digit and k in doubted) for k in unknowns]
+        found = _search(reading, slots, groups, unknowns, domains, solvable, apart)
+        if found:
+            return found
     return None
 
 
@@ -186,6 +199,32 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
             c = (1,) * clipped[key] + c
         return min_length(c) <= (width if key[0] == "row" else height)
 
+    # A line some of whose unknowns are still open is checked with each open digit at its
+    # least: if even that does not fit, no choice of the rest will.
+    done_by = {key: d for d, keys in enumerate(done_at) for key in keys}
+    open_at: list[list[tuple[str, int]]] = [
+        [key for key in unknown_lines[k] if done_by[key] > d and key not in clipped]
+        for d, k in enumerate(unknowns)]
+    least = {k: min(domains[d]) for d, k in enumerate(unknowns)}
+    depth_of = {k: d for d, k in enumerate(unknowns)}
+    places = {key: [[(group_of[i], 10 ** (len(n) - 1 - p)) for p, i in enumerate(n)]
+                    for n in numbers] for key, numbers in lines.items()}
+    bounds: dict[tuple, bool] = {}
+
+    def could_fit(key: tuple[str, int], depth: int) -> bool:
+        memo = (key, depth, *(value[k] for k in line_unknowns[key] if depth_of[k] <= depth))
+        hit = bounds.get(memo)
+        if hit is None:
+            total = 0
+            for n in places[key]:
+                total += sum((value[g] if depth_of.get(g, -1) <= depth else least[g]) * w
+                             for g, w in n)
+            numbers = len(places[key])
+            if numbers > 1:
+                total = max(total, numbers) + numbers - 1
+            hit = bounds[memo] = total <= (width if key[0] == "row" else height)
+        return hit
+
     fixed = [key for key in lines
              if not any(key in unknown_lines[k] for k in unknowns)]
     if not all(fits(key) for key in fixed):
@@ -204,6 +243,14 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
             sums[key[0]] += sum(c) if c else 0
         return sums["row"] == sums["column"]
 
+    # A shape cannot be settled as a digit that a clearly different shape is firmly read
+    # as (nor as one that a different shape is settled as).
+    firm = np.array([g.confidence >= FIRM or k in set(unknowns) for k, g in enumerate(groups)])
+    blocks = apart & firm[None, :]
+    # Groups whose digit is known when the unknown at each depth is chosen.
+    fixed_groups = [j for j in range(len(groups)) if j not in set(unknowns)]
+    settled_at = [fixed_groups + unknowns[:d] for d in range(len(unknowns))]
+
     def one_shape_per_digit() -> bool:
         """No shape is read as another digit than it was if a clearly different shape is
         read as that digit too: one font draws a digit one way. (Shapes the readers named
@@ -211,7 +258,7 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
         for k in unknowns:
             if value[k] != groups[k].digits[0]:
                 for j in range(len(groups)):
-                    if j != k and value[j] == value[k] and apart[k, j]:
+                    if j != k and value[j] == value[k] and blocks[k, j]:
                         return False
         return True
 
@@ -258,7 +305,11 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
             if tried > MAX_COMBINATIONS:
                 raise _too_many(slots, groups, unknowns)
             value[k] = digit
-            if all(fits(key) for key in done_at[depth]):
+            if digit != groups[k].digits[0] and any(value[j] == digit and blocks[k, j]
+                                                    for j in settled_at[depth]):
+                continue  # a clearly different shape already stands for this digit
+            if all(fits(key) for key in done_at[depth]) \
+                    and all(could_fit(key, depth) for key in open_at[depth]):
                 walk(depth + 1, partial + weight[k] * digit)
             if len(solved) > 1:
                 break
@@ -272,13 +323,17 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
     for k, digit in zip(unknowns, solved[0], strict=True):
         value[k] = digit
     settled = _with(reading, slots, groups, value)
-    changed = tuple(
-        f"{kind} {line + 1}: {old.value} -> {new.value}"
-        for kind, before, after in (("row", reading.row_numbers, settled.row_numbers),
-                                    ("column", reading.column_numbers, settled.column_numbers))
-        for line, (olds, news) in enumerate(zip(before, after, strict=True))
-        for old, new in zip(olds, news, strict=True) if old.value != new.value)
-    return Settled(settled, changed)
+    # One note per shape: where its first changed glyph is, and how many more there are.
+    changed = []
+    for k, g in enumerate(groups):
+        moved = [slots[i] for i in g.members if slots[i].reading.digit != value[k]]
+        if moved:
+            first = min(moved, key=lambda s: (s.kind != "row", s.line, s.number, s.place))
+            more = f" (and {len(moved) - 1} more of that shape)" if len(moved) > 1 else ""
+            changed.append(f"{first.kind} {first.line + 1}: digit {first.reading.digit} -> "
+                           f"{value[k]}{more}")
+    changed.sort(key=lambda c: (not c.startswith("row"), int(c.split()[1].rstrip(":"))))
+    return Settled(settled, tuple(changed))
 
 
 def _with(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup],
