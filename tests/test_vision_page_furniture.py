@@ -35,6 +35,7 @@ from autoplayer.games.nonogram.reader import read_nonogram
 from autoplayer.vision.image import luminance
 from autoplayer.vision.lattice import find_grid
 from autoplayer.vision.sides import clue_sides
+from autoplayer.vision.templates import every_template_set
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -66,7 +67,8 @@ def test_board_and_clue_sides_are_found(name: str):
 
 @pytest.mark.parametrize("name", sorted(PICTURES))
 def test_reads_exactly(name: str):
+    """Read as `play` reads: every calibrated template set a fallback."""
     puzzle = load_puzzle(DATA / f"{name}.non")
-    reading = read_nonogram(_picture(name))
+    reading = read_nonogram(_picture(name), fallbacks=every_template_set())
     assert reading.puzzle.rows == puzzle.rows
     assert reading.puzzle.columns == puzzle.columns

@@ -37,7 +37,7 @@ from autoplayer.vision.hairline import (
     is_hairline,
 )
 from autoplayer.vision.image import dark_ink, grounded_ink, ink_colour, luminance
-from autoplayer.vision.page_text import unaligned_text
+from autoplayer.vision.page_text import off_centre_line, unaligned_text
 from autoplayer.vision.strips import (
     Strip,
     cut_strip,
@@ -149,7 +149,12 @@ def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) ->
 
     ignored: list[Rect] = []
     if col_strength is not None and col_strength.size:
-        col_cut, foreign = unaligned_text(col_strength > band_threshold, grid.xs, board.x, pitch)
+        col_ink = col_strength > band_threshold
+        col_cut, foreign = unaligned_text(col_ink, grid.xs, board.x, pitch)
+        furniture = off_centre_line(col_ink & ~foreign, grid.xs, board.x, pitch)
+        if furniture > col_cut:
+            col_cut, foreign = furniture, foreign.copy()
+            foreign[:furniture] = True
         if col_cut:
             col_strength = np.where(foreign, 0, col_strength).astype(col_strength.dtype)
             far = column_side == "bottom"
