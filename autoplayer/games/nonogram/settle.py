@@ -109,6 +109,10 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
     unsure = [k for k in by_doubt if not groups[k].sure]
     clashing = [k for k in by_doubt if groups[k].sure and groups[k].clash]
     others = [k for k in by_doubt if groups[k].sure and not groups[k].clash]
+    # Of the other shapes, those in lines whose clue cannot fit are doubted first (one of
+    # that line's digits is misread, however surely), the most often seen there first.
+    blame = _misfit_counts(reading, slots, groups)
+    others.sort(key=lambda k: (-blame.get(k, 0), groups[k].confidence))
     steps: list[tuple[list[int], bool]] = [(unsure, False), (unsure + clashing, False),
                                            (unsure, True), (unsure + clashing, True)]
     steps += [(unsure + clashing + others[:extra], False) for extra in range(1, WIDEN + 1)]
@@ -126,6 +130,26 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
         if found:
             return found
     return None
+
+
+def _misfit_counts(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup]
+                   ) -> dict[int, int]:
+    """For each group, in how many lines whose clue as first read cannot fit it (a number
+    below 1 beside others, or too long) its glyphs stand."""
+    group_of = {i: k for k, g in enumerate(groups) for i in g.members}
+    cut = {(c.kind, c.index) for c in reading.clipped}
+    counts: dict[int, int] = {}
+    for kind, clues, length in (("row", reading.puzzle.rows, reading.puzzle.width),
+                                ("column", reading.puzzle.columns, reading.puzzle.height)):
+        for line, clue in enumerate(clues):
+            if clue is None or (kind, line) in cut:
+                continue
+            if all(n >= 1 for n in clue) and min_length(clue) <= length:
+                continue
+            for k in {group_of[i] for i, s in enumerate(slots)
+                      if s.kind == kind and s.line == line}:
+                counts[k] = counts.get(k, 0) + 1
+    return counts
 
 
 def _domain(group: GlyphGroup, every_digit: bool) -> tuple[int, ...]:
