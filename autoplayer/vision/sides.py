@@ -50,17 +50,21 @@ def clue_sides(lum: np.ndarray, grid: Grid) -> ClueSides:
     h_img, w_img = lum.shape
     reach = max(4, int(REACH * grid.pitch))
     margin = max(2, round(grid.pitch * 0.08))
-    found = {
-        "left": _lined_up(lum, grid.ys, max(0, board.x - reach), board.x - margin, 0, True),
-        "right": _lined_up(lum, grid.ys, board.right + margin, min(w_img, board.right + reach),
-                           0, False),
-        "top": _lined_up(lum, grid.xs, max(0, board.y - reach), board.y - margin, 1, True),
-        "bottom": _lined_up(lum, grid.xs, board.bottom + margin,
-                            min(h_img, board.bottom + reach), 1, False),
+    where = {
+        "left": (grid.ys, max(0, board.x - reach), board.x - margin, 0, True),
+        "right": (grid.ys, board.right + margin, min(w_img, board.right + reach), 0, False),
+        "top": (grid.xs, max(0, board.y - reach), board.y - margin, 1, True),
+        "bottom": (grid.xs, board.bottom + margin, min(h_img, board.bottom + reach), 1, False),
     }
-    scores = {side: score for side, (score, _) in found.items()}
-    return ClueSides(_pick(found, "left", "right"), _pick(found, "top", "bottom"),
-                     tuple(scores.items()))
+    scores = {side: _lined_up(lum, *args)[0] for side, args in where.items()}
+
+    def pick(first: str, second: str) -> str:
+        if scores[first] >= LINED_UP and scores[second] >= LINED_UP:  # rare: weigh spreads
+            return _pick({side: _lined_up(lum, *where[side], spread=True)
+                          for side in (first, second)}, first, second)
+        return _pick({side: (scores[side], 0.0) for side in (first, second)}, first, second)
+
+    return ClueSides(pick("left", "right"), pick("top", "bottom"), tuple(scores.items()))
 
 
 TEXT_SPREAD = 0.5
@@ -82,9 +86,10 @@ def _pick(found: dict[str, tuple[float, float]], first: str, second: str) -> str
 
 
 def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: int,
-              axis: int, board_at_hi: bool) -> tuple[float, float]:
-    """Share of the lines (`spans` along them) with ink in [lo, hi) across them, and how
-    spread that ink is: its density in the cells' outer sixths over that in the strips.
+              axis: int, board_at_hi: bool, spread: bool = False) -> tuple[float, float]:
+    """Share of the lines (`spans` along them) with ink in [lo, hi) across them, and (with
+    `spread`, else 0) how spread that ink is: its density in the cells' outer sixths over
+    that in their middles.
 
     axis 0: rows (spans are y-ranges, lo..hi an x-range); axis 1: columns.
     Each line's strip is its cell span less a sixth at each end, clear of the
@@ -136,6 +141,9 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
     ruled = (rules >= 0.25 * len(ends)) | ((cover >= 0.3) & (beside < 0.05))
     inks[:, :, ruled] = False
     hits = inks.sum(axis=(1, 2)) >= max(3, 0.3 * height)
+    score = float(hits.sum()) / len(spans)
+    if not spread:
+        return score, 0.0
     # Ink in the cells' outer sixths, where numbers centred on their line leave little and
     # page text has as much as anywhere: how text-like the side's ink is. (Each cell is
     # taken whole, so that its outer parts are held to its numbers' contrast.)
@@ -147,8 +155,7 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
         whole[:, :, beyond] = False
     inner = float(whole[:, cut:span - cut].mean())
     outer = float(np.concatenate([whole[:, :cut], whole[:, span - cut:]], axis=1).mean())
-    spread = outer / inner if inner > 0 else 0.0
-    return float(hits.sum()) / len(spans), spread
+    return score, outer / inner if inner > 0 else 0.0
 
 
 def _stacked_ink(region: np.ndarray, rows: np.ndarray, pitch: int) -> np.ndarray:
