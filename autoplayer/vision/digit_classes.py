@@ -3,7 +3,7 @@
 A game draws every clue in one font, so on one board the same digit looks the
 same each time (up to a pixel of antialiasing), while the generic readers may be
 unsure of a shape in a font they never saw. Glyphs are compared by shape
-(`shape_distances`); the readers' sure glyphs name the shapes, an unsure glyph
+(`shape_distance`); the readers' sure glyphs name the shapes, an unsure glyph
 clearly nearer one named shape than any other takes its name, and the unsure
 glyphs left are grouped by shape, so that the puzzle's constraints can settle
 each group as one unknown digit (`autoplayer.games.nonogram.settle`) instead of
@@ -26,7 +26,7 @@ bundled game read exactly: 6.5 % of correctly read digits fall below (whole font
 4s at 0.15-0.2), while the misreads behind refusals (a heavy 1 read as 4, an italic 4 read
 as 9) sit at 0.04-0.16."""
 SAME_SHAPE = 0.1
-"""Two glyphs at most this far apart (`shape_distances`) may be one digit drawn twice. On
+"""Two glyphs at most this far apart (`shape_distance`) may be one digit drawn twice. On
 those looks 99.9 % of glyphs have a same-digit neighbour within 0.12 and a median one at
 0.0, while 1 % of nearest different digits are nearer than 0.11 (pixel fonts' 5 and 6)."""
 CLEARLY_NEARER = 0.5

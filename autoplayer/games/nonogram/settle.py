@@ -5,11 +5,12 @@ The board's glyphs are grouped by shape and named by the readers' sure readings
 (`autoplayer.vision.digit_classes`); a group no reader is sure of is one unknown
 digit, which its members' readers rank. Every combination of the unknowns' digits
 is tried against the puzzle: each clue must fit its line, row and column totals
-must agree, and the solver must find a solution. A reading is taken only when
-exactly one combination passes; when several pass, the picture does not say
-which is right and the reading is refused, naming the glyphs. When none passes,
-the least sure named groups are doubted too (`WIDEN`), and otherwise the caller
-goes on as before.
+must agree, no shape may be settled as a digit a clearly different shape is
+firmly read as (one font draws a digit one way), and the solver must find a
+solution. A reading is taken only when exactly one combination passes; when
+several pass, the picture does not say which is right and the reading is
+refused, naming the glyphs. When none passes, the unknowns widen step by step
+(see `settle`), and otherwise the caller goes on as before.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ if TYPE_CHECKING:
 MAX_UNKNOWNS = 8
 """At most this many groups are settled at once (the least sure first)."""
 WIDEN = 3
-"""When no combination of the unsure groups works, this many of the least sure named
-groups are doubted as well, one more at a time."""
+"""When no combination of the suspect groups works, this many of the other named groups
+are doubted as well, one more at a time (those in lines that cannot fit first)."""
 MAX_COMBINATIONS = 20_000
 """Combinations tried (lines checked as they fill); more is refused as unsettled."""
 MAX_SOLVES = 40
