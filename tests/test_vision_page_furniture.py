@@ -18,6 +18,9 @@ captures of the bundled page (each was refused before, before a digit was read).
 - Pale grey clue numbers below a toolbar of black icons: the band's ink was measured
   towards the icons' black, and the digits fell under the threshold.
 - A dashed frame and a greeting above a board whose column clues are below it.
+- (Synthetic) a toolbar's icons above the column clues, standing off the columns'
+  middles, were read as clue numbers: a line of ink most of whose words stand off the
+  middles, beyond clue ink, is page furniture.
 
 Pictures: headless Chromium screenshots of `autoplayer serve` pages, cropped to the game.
 """
@@ -34,6 +37,7 @@ from autoplayer.games.nonogram.formats import load_puzzle
 from autoplayer.games.nonogram.reader import read_nonogram
 from autoplayer.vision.image import luminance
 from autoplayer.vision.lattice import find_grid
+from autoplayer.vision.page_text import off_centre_line
 from autoplayer.vision.sides import clue_sides
 from autoplayer.vision.templates import every_template_set
 
@@ -72,3 +76,37 @@ def test_reads_exactly(name: str):
     reading = read_nonogram(_picture(name), fallbacks=every_template_set())
     assert reading.puzzle.rows == puzzle.rows
     assert reading.puzzle.columns == puzzle.columns
+
+
+def _band_with(lines: list[tuple[int, list[float]]], width: int = 300) -> np.ndarray:
+    """A column band's ink (the board below its last row): 8x10 px marks with their
+    middles at the given x, on rows starting at the given y."""
+    ink = np.zeros((120, width), bool)
+    for y, xs in lines:
+        for x in xs:
+            ink[y:y + 10, int(x) - 4:int(x) + 4] = True
+    return ink
+
+
+SPANS = tuple((30 * k + 1, 30 * k + 29) for k in range(10))  # 10 columns, pitch 30
+MIDDLES = [30 * k + 15 for k in range(10)]
+
+
+def test_a_line_of_icons_off_the_columns_beyond_the_clues_is_furniture():
+    icons = [30 + 30 * k for k in range(0, 8, 2)] + [32 + 30 * k for k in range(1, 8, 2)]
+    # (a toolbar's icons standing between the columns, as a spacing of their own puts most)
+    ink = _band_with([(20, icons), (60, MIDDLES[::2]), (90, MIDDLES)])
+    assert off_centre_line(ink, SPANS, 0, 30.0) == 30  # everything from the icons out
+
+
+def test_centred_clue_numbers_are_not_furniture():
+    ink = _band_with([(20, MIDDLES[1::3]), (60, MIDDLES[::2]), (90, MIDDLES)])
+    assert off_centre_line(ink, SPANS, 0, 30.0) == 0
+
+
+def test_a_band_whose_nearest_numbers_stand_off_the_middles_is_not_cut():
+    """Numbers drawn off their columns' middles throughout (left-aligned, say): the line
+    next to the board is as far off as any, and nothing is taken for furniture."""
+    off = [m - 10 for m in MIDDLES]
+    ink = _band_with([(60, off[::2]), (90, off)])
+    assert off_centre_line(ink, SPANS, 0, 30.0) == 0
