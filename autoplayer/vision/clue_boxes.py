@@ -8,6 +8,8 @@ one repeated mark) in nearly every box of the line next to the board.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from autoplayer.vision.grid import MIN_SIDE
@@ -111,12 +113,12 @@ def drop_clue_lines(lum: np.ndarray, cols: list[tuple[int, int]],
             cut = ("trail", first)
         if cut is None:
             continue
-        line = last if cut[0] == "lead" else first
-        cells = [_cell(lum, cols[line], r) if axis == "x" else _cell(lum, c, rows[line])
-                 for r, c in zip(rows if axis == "x" else [rows[line]] * len(cols),
-                                 [cols[line]] * len(rows) if axis == "x" else cols, strict=True)]
-        holding = [c for c, h in zip(cells, held[:, line] if axis == "x" else held[line],
-                                     strict=True) if h]
+        # What the lines to be dropped hold: numbers differ (a line of clues may be all
+        # ones, the next one out not), a board's marks are one shape.
+        dropped = range(0, cut[1]) if cut[0] == "lead" else range(cut[1], n)
+        holding = [_cell(lum, cols[line], rows[k]) if axis == "x"
+                   else _cell(lum, cols[k], rows[line]) for line in dropped
+                   for k in np.flatnonzero(held[:, line] if axis == "x" else held[line])]
         if _one_shape(holding):
             continue
         if axis == "x":
@@ -143,7 +145,9 @@ def _one_shape(cells: list[np.ndarray]) -> bool:
     return same >= 0.7 * (len(shapes) - 1)
 
 
-def clue_box_corners(boxed: np.ndarray, blank: np.ndarray) -> tuple[int, int, int, int]:
+def clue_box_corners(boxed: np.ndarray, blank: np.ndarray,
+                     ruled: Callable[[slice, slice], bool] | None = None
+                     ) -> tuple[int, int, int, int]:
     """Lines of clue boxes to drop at the (top, bottom, left, right) of the lattice.
 
     Clue boxes drawn like grid cells extend the lattice on the clue sides, leaving
@@ -151,16 +155,47 @@ def clue_box_corners(boxed: np.ndarray, blank: np.ndarray) -> tuple[int, int, in
     while every other position is `boxed` (a cell, or a box holding a digit). The
     corner may lie at any of the lattice's four corners; the board lies across
     from it. Its own far edges may be open (no frame), so they are not counted.
+    `ruled(rows, columns)`: whether grid lines run through that block of the lattice. A
+    frameless board's open edge line is blank beside the clue boxes as a corner is, but
+    the board's lines run on through it, and through no corner between two bands.
     """
     for flip_rows, flip_cols in ((False, False), (False, True), (True, False), (True, True)):
         rs = slice(None, None, -1 if flip_rows else 1)
         cs = slice(None, None, -1 if flip_cols else 1)
         top, left = _blank_corner(boxed[rs, cs], blank[rs, cs])
+        n, m = boxed.shape
+        block = (slice(n - top, n) if flip_rows else slice(0, top),
+                 slice(m - left, m) if flip_cols else slice(0, left))
+        if (top or left) and ruled is not None and ruled(*block):
+            continue
         if top or left:
             return (0, top, 0, left) if flip_rows and flip_cols else (
                 (0, top, left, 0) if flip_rows else (top, 0, 0, left) if flip_cols
                 else (top, 0, left, 0))
     return 0, 0, 0, 0
+
+
+def ruled_block(lum: np.ndarray, cols: list[tuple[int, int]], rows: list[tuple[int, int]],
+                rs: slice, cs: slice) -> bool:
+    """Whether lattice lines run through the block (rows `rs`, columns `cs`) of the lattice:
+    most of the lines between its own rows (columns) step off the cells on both sides
+    along nearly their whole length."""
+    ruled = total = 0
+    for spans, across, inner, view in ((rows, cols, rs, lum), (cols, rows, cs, lum.T)):
+        block = range(len(spans))[inner]
+        outer = [across[i] for i in range(len(across))[cs if view is lum else rs]]
+        if not outer:
+            continue
+        ks = np.concatenate([np.arange(a + (b - a) // 5, b - (b - a) // 5) for a, b in outer])
+        for i in block[:-1]:
+            (_, end), (start, _) = spans[i], spans[i + 1]
+            mid = (end + start) // 2
+            line = view[mid, ks].astype(np.float32)
+            step = np.minimum(np.abs(line - view[max(0, end - 2), ks]),
+                              np.abs(line - view[min(view.shape[0] - 1, start + 1), ks]))
+            ruled += int((step > EDGE_STEP).mean() >= 0.9)
+            total += 1
+    return total > 0 and ruled > total / 2
 
 
 def _blank_corner(boxed: np.ndarray, blank: np.ndarray) -> tuple[int, int]:
@@ -172,6 +207,10 @@ def _blank_corner(boxed: np.ndarray, blank: np.ndarray) -> tuple[int, int]:
         return 0, 0
     left, top = int(first_in_row0[0]), int(first_in_col0[0])
     if left < 1 or top < 1 or not blank[:top, :left].all():
+        return 0, 0
+    # The board across from it has lines enough: a frameless board's open edge line (its
+    # cells melt into the page) is blank beside the boxes too, but leaves too little.
+    if boxed.shape[0] - top < MIN_SIDE or boxed.shape[1] - left < MIN_SIDE:
         return 0, 0
     board = boxed[top:-1, left:-1] if boxed.shape[0] - top > 1 and boxed.shape[1] - left > 1 \
         else boxed[top:, left:]

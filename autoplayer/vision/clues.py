@@ -36,8 +36,8 @@ from autoplayer.vision.hairline import (
     hairline_threshold,
     is_hairline,
 )
-from autoplayer.vision.image import dark_ink, grounded_ink, luminance
-from autoplayer.vision.page_text import unaligned_text
+from autoplayer.vision.image import dark_ink, grounded_ink, ink_colour, luminance
+from autoplayer.vision.page_text import off_centre_line, unaligned_text
 from autoplayer.vision.strips import (
     Strip,
     band_end_gap,
@@ -150,17 +150,15 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
     col_strength = row_strength = col_scale = row_scale = None
     rule_width = thickest_rule(pitch)
     if col_band.shape[0]:
-        band = col_band
-        col_scale, col_strength = grounded_ink(
-            band, (1, long), dark,
-            paper_across(band, col_spans, board.x, 1, dark, rule_width, pitch, tall),
-            rule_width)
+        col_scale, col_strength = _grounded(
+            col_band, False, (1, long), dark,
+            paper_across(col_band, col_spans, board.x, 1, dark, rule_width, pitch, tall),
+            rule_width, reach, grid.xs, board.x)
     if row_band.shape[1]:
-        band = row_band
-        row_scale, row_strength = grounded_ink(
-            band, (long, 1), dark,
-            paper_across(band, row_spans, board.y, 0, dark, rule_width, pitch, tall),
-            rule_width)
+        row_scale, row_strength = _grounded(
+            row_band, True, (long, 1), dark,
+            paper_across(row_band, row_spans, board.y, 0, dark, rule_width, pitch, tall),
+            rule_width, reach, grid.ys, board.y)
     peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_scale, row_scale)
              if s is not None and s.size]
     peak = max(peaks) if peaks else 0.0
@@ -168,7 +166,12 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
 
     ignored: list[Rect] = []
     if col_strength is not None and col_strength.size:
-        col_cut, foreign = unaligned_text(col_strength > band_threshold, grid.xs, board.x, pitch)
+        col_ink = col_strength > band_threshold
+        col_cut, foreign = unaligned_text(col_ink, grid.xs, board.x, pitch)
+        furniture = off_centre_line(col_ink & ~foreign, grid.xs, board.x, pitch)
+        if furniture > col_cut:
+            col_cut, foreign = furniture, foreign.copy()
+            foreign[:furniture] = True
         if col_cut:
             col_strength = np.where(foreign, 0, col_strength).astype(col_strength.dtype)
             far = column_side == "bottom"
@@ -269,6 +272,57 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
     return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped),
                       tuple(clipped_columns), ink_level, paper_level, digit_width,
                       row_side, column_side, (w_img, h_img), tuple(ignored))
+
+
+FURNITURE = 0.5
+"""Clue numbers near the board reaching less than this share of the way to their band's
+extreme ink: that extreme is page furniture (a toolbar's black icons above pale digits),
+and the numbers' own ink is measured towards instead."""
+
+
+def _grounded(band: np.ndarray, turned: bool, kernel_wh: tuple[int, int], dark: bool,
+              ground: np.ndarray, rule_width: int, reach: int,
+              spans: tuple[tuple[int, int], ...], start: int) -> tuple[np.ndarray, np.ndarray]:
+    """`grounded_ink` of a clue band (`turned`: a row band, its lines down its rows), its
+    ink measured towards the clue numbers' own colour when page furniture is far stronger
+    (see FURNITURE)."""
+    def across(a: np.ndarray) -> np.ndarray:
+        return a.T if turned else a
+
+    scale, strength = grounded_ink(band, kernel_wh, dark, ground, rule_width)
+    if scale.size and _peak(across(scale), reach, spans, start) < FURNITURE * 255:
+        numbers = _near_numbers(across(band), reach, spans, start, rule_width)
+        if numbers.size:
+            scale, strength = grounded_ink(band, kernel_wh, dark, ground, rule_width,
+                                           colour=ink_colour(numbers, dark))
+    return scale, strength
+
+
+def _near_numbers(band: np.ndarray, reach: int, spans: tuple[tuple[int, int], ...],
+                  start: int, skip: int = 0) -> np.ndarray:
+    """Where the first clue numbers stand in a band (rows across it, the board below the
+    last; its columns from `start` along the board's lines `spans`): near the board (within
+    `reach`, less the `skip` rows next to it, where the board's frame may lie), in the
+    lines' middles, clear of the lines between them and of the band's sides. Page
+    furniture further out (a toolbar's black icons, a side panel's text) may be far
+    stronger than pale clue digits."""
+    end = band.shape[0] - skip
+    near = band[max(0, end - reach):max(0, end)]
+    middles = np.concatenate([np.arange(a + (b - a) // 6, b - (b - a) // 6) for a, b in spans])
+    middles = middles[(middles >= start) & (middles < start + band.shape[1])] - start
+    return near[:, middles]
+
+
+def _peak(scale: np.ndarray, reach: int, spans: tuple[tuple[int, int], ...],
+          start: int) -> float:
+    """The clue ink's strongest contrast (`scale` as `_near_numbers` takes a band), where
+    the first numbers stand, less what lines across the whole band (the board's frame,
+    where the board found stops just short of it): no line of clue numbers covers half."""
+    sample = _near_numbers(scale, reach, spans, start)[::2, ::2]
+    if not sample.size:
+        return 0.0
+    across = np.median(sample, axis=1) <= 0.5 * sample.max(axis=1)
+    return float(np.percentile(sample[across], 99.9)) if across.any() else 0.0
 
 
 def _turned_back(strip: Strip, start: int, size: int) -> Strip:

@@ -66,7 +66,8 @@ def _departure(lum: np.ndarray, background: np.ndarray, dark: bool) -> np.ndarra
 
 
 def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground: np.ndarray,
-                 rule_width: int, floor: float = 8.0) -> tuple[np.ndarray, np.ndarray]:
+                 rule_width: int, floor: float = 8.0, colour: float | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """How far each pixel of a clue band departs from its local background towards the
     ink colour, as a share (x255) of the way from that background to the ink colour.
 
@@ -91,6 +92,9 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
     and at most `rule_width` thick. (Thicker, it is a stripe of another shade the
     strip's edge cuts into, or a shade across the band.)
 
+    `colour`: the ink colour, when the caller knows it better than the region's extreme
+    (`ink_colour`).
+
     Returns (the departure from the background along the strip alone: the contrast
     scale thresholds are shares of, ink).
     """
@@ -98,7 +102,8 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
         empty = np.zeros(lum.shape, np.float32)
         return empty, empty
     along = _background_along(lum, kernel_wh, dark)
-    colour = _ink_colour(lum, dark)
+    if colour is None:
+        colour = ink_colour(lum, dark)
     scale = _relative(lum, along, dark, floor, colour)
     ink = scale.copy()
     lifted = ground < along if dark else ground > along  # few pixels: recompute just those
@@ -120,7 +125,8 @@ def _morph(mask: np.ndarray, op: int, wh: tuple[int, int]) -> np.ndarray:
     return cv2.morphologyEx(mask, op, cv2.getStructuringElement(cv2.MORPH_RECT, wh))
 
 
-def _ink_colour(lum: np.ndarray, dark: bool) -> float:
+def ink_colour(lum: np.ndarray, dark: bool) -> float:
+    """The region's extreme level on the ink's side: what its ink is measured towards."""
     return float(np.percentile(lum[::2, ::2], 0.2 if dark else 99.8))
 
 

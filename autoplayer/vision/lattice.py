@@ -25,6 +25,7 @@ from autoplayer.vision.clue_boxes import (
     flat_cells,
     leading_odd,
     occupancy,
+    ruled_block,
 )
 from autoplayer.vision.grid import MIN_SIDE, MIN_TILE_SIDE, Grid
 from autoplayer.vision.image import luminance
@@ -71,8 +72,12 @@ def _regular_run(groups: list[tuple[int, int, int]], size: float) -> list[tuple[
         else:
             if len(current) > len(best):
                 best = current
-            current = [groups[i][:2]]
-            pitch = None
+            # A new run starts at the group before: a stray group just before a board
+            # (a toolbar's row) must not take the board's first line with it.
+            if size * 1.02 < step < size * 1.9:
+                current, pitch = [groups[i - 1][:2], groups[i][:2]], step
+            else:
+                current, pitch = [groups[i][:2]], None
     if len(current) > len(best):
         best = current
     return best
@@ -205,6 +210,16 @@ def _lattice(sel: np.ndarray, size: float, image: np.ndarray, lum: np.ndarray,
     rows = _regular_run(_cluster_positions(y, y + h, tol), size)
     if len(cols) < min_side or len(rows) < min_side:
         return None
+    # Patches of a near size off the lattice's rows (a toolbar's buttons above the board)
+    # fall between its columns and break their run: columns are counted again among the
+    # patches on its rows alone, and rows among those on its columns.
+    on_rows = (y + h / 2 >= rows[0][0]) & (y + h / 2 <= rows[-1][1])
+    on_cols = (x + w / 2 >= cols[0][0]) & (x + w / 2 <= cols[-1][1])
+    if not on_rows.all() or not on_cols.all():
+        again = (_regular_run(_cluster_positions(x[on_rows], (x + w)[on_rows], tol), size),
+                 _regular_run(_cluster_positions(y[on_cols], (y + h)[on_cols], tol), size))
+        if min(len(again[0]), len(again[1])) >= min_side:
+            cols, rows = again
     # Keep only patches inside the lattice block; demand most of its cells be seen.
     x0, x1 = cols[0][0] - tol, cols[-1][1] + tol
     y0, y1 = rows[0][0] - tol, rows[-1][1] + tol
@@ -219,7 +234,8 @@ def _lattice(sel: np.ndarray, size: float, image: np.ndarray, lum: np.ndarray,
     if not (top or left):
         flat = flat_cells(lum, cols, rows)
         blank = flat & ~occupied
-        top, bottom, left, right = clue_box_corners(~blank, blank)
+        top, bottom, left, right = clue_box_corners(
+            ~blank, blank, lambda rs, cs: ruled_block(lum, cols, rows, rs, cs))
     cols, rows = cols[left:len(cols) - right], rows[top:len(rows) - bottom]
     if not (top or left or bottom or right):
         cols, rows = drop_clue_lines(lum, cols, rows, flat)

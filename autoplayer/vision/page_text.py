@@ -10,6 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from autoplayer.vision.image import runs
 from autoplayer.vision.strips import thickest_rule
 
 CENTRED = 0.25
@@ -101,3 +102,45 @@ def unaligned_text(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: i
     if (ink & ~foreign).any(axis=1).sum() < max(3.0, text / 2):
         return none
     return line, foreign
+
+
+OFF_CENTRE = 2 / 3
+"""Share of a line's words standing off the lines' middles (by more than `CENTRED`) for
+the line to be page furniture rather than clue numbers."""
+WORD_GAP = 0.15
+"""Ink closer than this (in pitches) across a line is one word: the digits of a number, the
+strokes of an icon."""
+
+
+def off_centre_line(ink: np.ndarray, spans: tuple[tuple[int, int], ...], start: int,
+                    pitch: float) -> int:
+    """How deep (from the band's far side, index 0) a line of ink lies whose words stand
+    off the lines' middles: a toolbar's icons at a spacing of their own, page text whose
+    glyphs happen not to cross a boundary. 0 when there is none.
+
+    `ink` is a column band as `unaligned_text` takes it. Its lines of ink (runs of rows
+    with ink, between blank rows) are looked at from the board outwards; clue numbers
+    stand centred on their columns, so the first line most of whose words do not goes,
+    with all beyond it, provided clue ink lies between it and the board (a band whose
+    nearest numbers stand off the middles is not cut at all).
+    """
+    if ink.size == 0 or len(spans) < 2:
+        return 0
+    centres = np.array([(a + b) / 2 - start for a, b in spans])
+    gap = max(1, round(WORD_GAP * pitch))
+    nearest = True
+    for a, b in reversed(runs(ink.any(axis=1))):
+        words: list[list[int]] = []
+        for x0, x1 in runs(ink[a:b].any(axis=0)):
+            if words and x0 - words[-1][1] <= gap:
+                words[-1][1] = x1
+            else:
+                words.append([x0, x1])
+        if len(words) < 2:
+            nearest = False
+            continue
+        off = sum(np.abs(centres - (x0 + x1) / 2).min() > CENTRED * pitch for x0, x1 in words)
+        if off >= 2 and off >= OFF_CENTRE * len(words):
+            return 0 if nearest else b
+        nearest = False
+    return 0

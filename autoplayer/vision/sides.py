@@ -50,23 +50,46 @@ def clue_sides(lum: np.ndarray, grid: Grid) -> ClueSides:
     h_img, w_img = lum.shape
     reach = max(4, int(REACH * grid.pitch))
     margin = max(2, round(grid.pitch * 0.08))
-    scores = {
-        "left": _lined_up(lum, grid.ys, max(0, board.x - reach), board.x - margin, 0, True),
-        "right": _lined_up(lum, grid.ys, board.right + margin, min(w_img, board.right + reach),
-                           0, False),
-        "top": _lined_up(lum, grid.xs, max(0, board.y - reach), board.y - margin, 1, True),
-        "bottom": _lined_up(lum, grid.xs, board.bottom + margin,
-                            min(h_img, board.bottom + reach), 1, False),
+    where = {
+        "left": (grid.ys, max(0, board.x - reach), board.x - margin, 0, True),
+        "right": (grid.ys, board.right + margin, min(w_img, board.right + reach), 0, False),
+        "top": (grid.xs, max(0, board.y - reach), board.y - margin, 1, True),
+        "bottom": (grid.xs, board.bottom + margin, min(h_img, board.bottom + reach), 1, False),
     }
-    row = "right" if scores["right"] > scores["left"] and scores["right"] >= LINED_UP else "left"
-    column = ("bottom" if scores["bottom"] > scores["top"] and scores["bottom"] >= LINED_UP
-              else "top")
-    return ClueSides(row, column, tuple(scores.items()))
+    scores = {side: _lined_up(lum, *args)[0] for side, args in where.items()}
+
+    def pick(first: str, second: str) -> str:
+        if scores[first] >= LINED_UP and scores[second] >= LINED_UP:  # rare: weigh spreads
+            return _pick({side: _lined_up(lum, *where[side], spread=True)
+                          for side in (first, second)}, first, second)
+        return _pick({side: (scores[side], 0.0) for side in (first, second)}, first, second)
+
+    return ClueSides(pick("left", "right"), pick("top", "bottom"), tuple(scores.items()))
+
+
+TEXT_SPREAD = 0.5
+"""Ink as dense in the cells' outer sixths as in their middles, by this share at least, is
+page text's (a heading, a footer) rather than numbers centred on their lines."""
+
+
+def _pick(found: dict[str, tuple[float, float]], first: str, second: str) -> str:
+    """Which of two opposite sides holds the clues, by (score, spread) (`_lined_up`): the
+    better lined up; when both line up, the one whose ink is not spread like text's
+    (a heading above the board lines up with every column of a small one)."""
+    (a, spread_a), (b, spread_b) = found[first], found[second]
+    if a >= LINED_UP and b >= LINED_UP:
+        if spread_b >= TEXT_SPREAD and spread_a <= spread_b / 2:
+            return first
+        if spread_a >= TEXT_SPREAD and spread_b <= spread_a / 2:
+            return second
+    return second if b > a and b >= LINED_UP else first
 
 
 def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: int,
-              axis: int, board_at_hi: bool) -> float:
-    """Share of the lines (`spans` along them) with ink in [lo, hi) across them.
+              axis: int, board_at_hi: bool, spread: bool = False) -> tuple[float, float]:
+    """Share of the lines (`spans` along them) with ink in [lo, hi) across them, and (with
+    `spread`, else 0) how spread that ink is: its density in the cells' outer sixths over
+    that in their middles.
 
     axis 0: rows (spans are y-ranges, lo..hi an x-range); axis 1: columns.
     Each line's strip is its cell span less a sixth at each end, clear of the
@@ -77,12 +100,12 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
     the columns: from the nearest such text outwards nothing counts.
     """
     if hi - lo < 3 or len(spans) < 2:
-        return 0.0
+        return 0.0, 0.0
     region = lum[:, lo:hi] if axis == 0 else lum[lo:hi, :].T
     cuts = [max(1, (b - a) // 6) for a, b in spans]
     height = min(b - a - 2 * c for (a, b), c in zip(spans, cuts, strict=True))
     if height < 3:
-        return 0.0
+        return 0.0, 0.0
     pitch = int(np.median([b - a for a, b in spans])) + 1
     inks = _stacked_ink(region, np.array([a + c for (a, _), c in zip(spans, cuts, strict=True)]
                                          )[:, None] + np.arange(height), pitch)
@@ -118,13 +141,29 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
     ruled = (rules >= 0.25 * len(ends)) | ((cover >= 0.3) & (beside < 0.05))
     inks[:, :, ruled] = False
     hits = inks.sum(axis=(1, 2)) >= max(3, 0.3 * height)
-    return float(hits.sum()) / len(spans)
+    score = float(hits.sum()) / len(spans)
+    if not spread:
+        return score, 0.0
+    # Ink in the cells' outer sixths, where numbers centred on their line leave little and
+    # page text has as much as anywhere: how text-like the side's ink is. (Each cell is
+    # taken whole, so that its outer parts are held to its numbers' contrast.)
+    cut, span = min(cuts), min(b - a for a, b in spans)
+    whole = _stacked_ink(region, np.array([a for a, _ in spans])[:, None] + np.arange(span),
+                         pitch)
+    whole[:, :, ruled] = False
+    if lines and axis == 1:
+        whole[:, :, beyond] = False
+    inner = float(whole[:, cut:span - cut].mean())
+    outer = float(np.concatenate([whole[:, :cut], whole[:, span - cut:]], axis=1).mean())
+    return score, outer / inner if inner > 0 else 0.0
 
 
 def _stacked_ink(region: np.ndarray, rows: np.ndarray, pitch: int) -> np.ndarray:
     """For each row of `rows` (indices into `region`, one part per row): what departs
     from that part's local ground (`_local_ground`) by a stroke's contrast, less runs
     along the band longer than `pitch` (a grid line, the seam or edge of a band).
+    A run is measured within the region only: a digit as tall as the cell that reaches
+    the region's end (drawn up to the board's edge) is no longer than it is.
     (n, h, width)."""
     parts = region[rows].astype(np.float32)
     n, h, w = parts.shape
@@ -132,7 +171,8 @@ def _stacked_ink(region: np.ndarray, rows: np.ndarray, pitch: int) -> np.ndarray
     step = np.maximum(MIN_STEP, 0.3 * diff.max(axis=(1, 2)))
     ink = (diff > step[:, None, None]).astype(np.uint8).reshape(n * h, w)
     if w > pitch:
-        ink &= 1 - cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, pitch), np.uint8))
+        ink &= 1 - cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, pitch), np.uint8),
+                                    borderType=cv2.BORDER_CONSTANT, borderValue=0)
     return ink.reshape(n, h, w).astype(bool)
 
 
