@@ -70,6 +70,8 @@ def main() -> None:
     raw = read_nonogram(italic, verify=False)
     assert (raw.puzzle.rows, raw.puzzle.columns) != (unsure.rows, unsure.columns)
     settled = validate_reading(raw)
+    changed = sum(a[2].value != b[2].value
+                  for a, b in zip(raw.numbers(), settled.numbers(), strict=True))
     assert (settled.puzzle.rows, settled.puzzle.columns) == (unsure.rows, unsure.columns)
     times["validate, unsure digits settled"] = []
     for _ in range(15):
@@ -84,8 +86,9 @@ def main() -> None:
           "board cut by the frame's edge, which sides hold the clues); `validate` (clue "
           "checks + solver) is extra. `validate, unsure digits settled`: the same size drawn "
           f"in an italic serif at 20 px cells, whose first reading misreads "
-          f"{len(settled.corrections)} numbers (4s and 5s); the glyphs are grouped by shape "
-          "and the puzzle settles them (`autoplayer/games/nonogram/settle.py`).\n\n"
+          f"{len(settled.corrections)} digit shapes ({changed} numbers); the glyphs are "
+          "grouped by shape and the puzzle settles them "
+          "(`autoplayer/games/nonogram/settle.py`).\n\n"
           "| stage | median ms | min ms |\n| --- | --- | --- |\n" + rows)
     print(md)
     write_section("nonogram-read", md)
