@@ -268,7 +268,6 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
     if not all(fits(key) for key in fixed):
         return None, None
     tried = 0
-    passing: list[tuple[int, ...]] = []
     solved: list[tuple[int, ...]] = []
     solves = 0
 
@@ -318,8 +317,17 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
 
     near: list[tuple[int, ...]] = []
 
+    def solves_now() -> bool:
+        """Whether today's digits make a puzzle that solves (within the search's budget)."""
+        nonlocal solves
+        solves += 1
+        left = deadline - time.monotonic()
+        if solves > MAX_SOLVES or left <= 0:
+            raise _too_many(slots, groups, unknowns)
+        return solvable(_with(reading, slots, groups, value).puzzle, left)
+
     def walk(depth: int, partial: int, blocked: bool) -> None:
-        nonlocal tried, solves
+        nonlocal tried
         if len(solved) > 1:
             return
         if not clipped and not partial + low[depth] <= 0 <= partial + high[depth]:
@@ -328,28 +336,11 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
             if not totals_agree():
                 return
             if blocked or not one_shape_per_digit():
-                if explore_blocked and not near:
-                    solves += 1
-                    if solves > MAX_SOLVES:
-                        raise _too_many(slots, groups, unknowns)
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        raise _too_many(slots, groups, unknowns)
-                    if solvable(_with(reading, slots, groups, value).puzzle, left):
-                        near.append(tuple(k for k in unknowns
-                                          if value[k] != groups[k].digits[0]))
+                if explore_blocked and not near and solves_now():
+                    near.append(tuple(k for k in unknowns if value[k] != groups[k].digits[0]))
                 return
-            combo = tuple(value[k] for k in unknowns)
-            passing.append(combo)
-            solves += 1
-            if solves > MAX_SOLVES:
-                raise _too_many(slots, groups, unknowns)
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _too_many(slots, groups, unknowns)
-            candidate = _with(reading, slots, groups, value)
-            if solvable(candidate.puzzle, left):
-                solved.append(combo)
+            if solves_now():
+                solved.append(tuple(value[k] for k in unknowns))
             return
         k = unknowns[depth]
         for digit in domains[depth]:
