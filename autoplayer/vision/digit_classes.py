@@ -134,9 +134,8 @@ def group_glyphs(masks: Sequence[np.ndarray],
             members.append([])
             home = len(leaders) - 1
         members[home].extend(same)
-    clash = [any(first[other] == first[leader] and j != k
-                 and _distances(shapes[k], sizes[k], shapes[j][None], np.array([sizes[j]]))[0]
-                 > CLASH for j, other in enumerate(leaders))
+    apart = _apart(np.array(shapes), np.array(sizes))
+    clash = [any(first[other] == first[leader] and apart[k, j] for j, other in enumerate(leaders))
              for k, leader in enumerate(leaders)]
     out = []
     for k, (leader, group) in enumerate(zip(leaders, members, strict=True)):
@@ -154,7 +153,12 @@ def different_shapes(masks: Sequence[np.ndarray], groups: Sequence[GlyphGroup]) 
     """G×G: whether two groups' leaders are clearly different shapes (further than `CLASH`),
     so that one font cannot have drawn them as one digit."""
     leaders = [masks[g.leader] for g in groups]
-    shapes = np.array([_shape(m) for m in leaders]) if leaders else np.zeros((0, 0))
-    sizes = np.array([m.shape[:2] for m in leaders]) if leaders else np.zeros((0, 2))
-    return np.array([_distances(shapes[k], leaders[k].shape, shapes, sizes) > CLASH
-                     for k in range(len(leaders))]).reshape(len(leaders), len(leaders))
+    return _apart(np.array([_shape(m) for m in leaders]),
+                  np.array([m.shape[:2] for m in leaders]))
+
+
+def _apart(shapes: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """N×N: whether glyphs (scaled `shapes`, bitmap `sizes`) are further apart than `CLASH`."""
+    n = len(shapes)
+    return np.array([_distances(shapes[k], tuple(sizes[k]), shapes, sizes) > CLASH
+                     for k in range(n)], dtype=bool).reshape(n, n)

@@ -271,21 +271,12 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
     solved: list[tuple[int, ...]] = []
     solves = 0
 
-    def totals_agree() -> bool:
-        if clipped:
-            return True
-        sums = {"row": 0, "column": 0}
-        for key in lines:
-            c = clue(key)
-            sums[key[0]] += sum(c) if c else 0
-        return sums["row"] == sums["column"]
-
     # A shape cannot be settled as a digit that a clearly different shape is firmly read
     # as (nor as one that a different shape is settled as).
-    firm = np.array([g.confidence >= FIRM or k in set(unknowns) for k, g in enumerate(groups)])
+    firm = np.array([g.confidence >= FIRM or k in depth_of for k, g in enumerate(groups)])
     blocks = apart & firm[None, :]
     # Groups whose digit is known when the unknown at each depth is chosen.
-    fixed_groups = [j for j in range(len(groups)) if j not in set(unknowns)]
+    fixed_groups = [j for j in range(len(groups)) if j not in depth_of]
     settled_at = [fixed_groups + unknowns[:d] for d in range(len(unknowns))]
 
     def one_shape_per_digit() -> bool:
@@ -307,8 +298,7 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
         for n in numbers:
             for place, i in enumerate(n):
                 weight[group_of[i]] += sign * 10 ** (len(n) - 1 - place)
-    position = {k: d for d, k in enumerate(unknowns)}
-    offset = sum(weight[k] * value[k] for k in range(len(groups)) if k not in position)
+    offset = sum(weight[k] * value[k] for k in range(len(groups)) if k not in depth_of)
     low, high = [0] * (len(unknowns) + 1), [0] * (len(unknowns) + 1)
     for d in range(len(unknowns) - 1, -1, -1):
         terms = [weight[unknowns[d]] * v for v in domains[d]]
@@ -330,11 +320,10 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
         nonlocal tried
         if len(solved) > 1:
             return
+        # At the last depth this is the totals check itself: rows' total equals columns'.
         if not clipped and not partial + low[depth] <= 0 <= partial + high[depth]:
             return
         if depth == len(unknowns):
-            if not totals_agree():
-                return
             if blocked or not one_shape_per_digit():
                 if explore_blocked and not near and solves_now():
                     near.append(tuple(k for k in unknowns if value[k] != groups[k].digits[0]))
