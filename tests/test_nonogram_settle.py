@@ -165,6 +165,29 @@ def test_a_shape_is_not_settled_as_a_digit_a_different_shape_is_read_as() -> Non
         assert settled is None or settled.reading.puzzle.rows[0] != (1,)
 
 
+SLANT = np.zeros((12, 7), bool)
+for _row in range(12):
+    SLANT[_row, 5 - _row // 3:7 - _row // 3] = True
+
+
+def test_a_digit_drawn_two_ways_is_settled_when_nothing_else_fits() -> None:
+    """Small glyphs at different pixel phases: the font's 1 comes out as a bar (read as 1)
+    and as a slant (read, fairly surely, as 7). Only 1 fits the slant's lines, whatever
+    digit it is given: it is settled as 1 although the two shapes differ."""
+    assert shape_distance(SLANT, BAR) > 0.2
+    one = (BAR, ((1, 0.9), (7, 0.1)))
+    slant = (SLANT, ((7, 0.3), (1, 0.2)))
+    # 3x3 '#.#/.#./#.#': rows 1 1, 1, 1 1 and columns 1 1, 1, 1 1.
+    reading = _reading([[[slant], [slant]], [[one]], [[slant], [slant]]],
+                       [[[one], [one]], [[slant]], [[one], [one]]])
+    assert reading.puzzle.rows[0] == (7, 7)
+    settled = settle(reading, _solves)
+    assert settled is not None
+    assert settled.reading.puzzle.rows == ((1, 1), (1,), (1, 1))
+    assert settled.reading.puzzle.columns == ((1, 1), (1,), (1, 1))
+    assert settled.changed == ("row 1: digit 7 -> 1 (and 4 more of that shape)",)
+
+
 # --- whole pictures in fonts the readers misread ----------------------------------------
 
 CASES = [("black", 16, 1), ("black", 30, 3), ("black", 30, 0), ("italic", 16, 3),
