@@ -76,6 +76,20 @@ def test_unsure_glyphs_of_one_shape_form_one_unsure_group_ranked_by_their_reader
     assert group.digits[0] == 9 and 0 in group.digits
 
 
+
+def test_a_digit_read_alike_at_another_pixel_phase_joins_its_shape() -> None:
+    """A bar 1 and the same 1 with a flag and a foot (another pixel phase of a serif
+    font) are a little apart but read alike: one group, one unknown for the puzzle; a
+    shape that far apart read as another digit stays apart."""
+    footed = BAR.copy()
+    footed[0:2, 2] = True
+    footed[11, 2:6] = True
+    assert 0.1 < shape_distance(BAR, footed) <= 0.2
+    alike = group_glyphs([BAR, footed], [((1, 0.9),), ((1, 0.6),)])
+    assert len(alike) == 1 and alike[0].members == (0, 1)
+    unlike = group_glyphs([BAR, footed], [((1, 0.9),), ((7, 0.6),)])
+    assert len(unlike) == 2
+
 # --- settling a reading by the puzzle ---------------------------------------------------
 
 def _reading(rows: list[list[list[tuple[np.ndarray, tuple]]]],

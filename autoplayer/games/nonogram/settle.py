@@ -12,8 +12,9 @@ several pass, the picture does not say which is right and the reading is
 refused, naming the glyphs. The one-shape-per-digit rule gives way only when
 nothing else can: a combination that breaks it is taken when it is the only
 one that solves even with every digit open to the doubted shapes (small
-glyphs of one digit drawn at different pixel phases differ). When none passes, the unknowns widen step by step
-(see `settle`), and otherwise the caller goes on as before.
+glyphs of one digit drawn at different pixel phases differ). When none passes,
+the unknowns widen step by step (see `settle`), and otherwise the caller goes on
+as before.
 """
 
 from __future__ import annotations
