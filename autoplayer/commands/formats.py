@@ -12,12 +12,13 @@ import sys
 from autoplayer.errors import UserError, printable
 from autoplayer.files import same_file
 
-FORMAT_NAMES = ("native", "non", "webpbn", "tatham", "nin")
+FORMAT_NAMES = ("native", "non", "webpbn", "tatham", "nin", "puzzlink")
 """Kept here as text so building the parser imports nothing heavy; a test keeps it in step."""
 
 EXIT_OK, EXIT_WRONG, EXIT_BAD_INPUT = 0, 1, 2
 
-_SOURCE_HELP = "puzzle file (format from its extension or content) or a Pattern game ID"
+_SOURCE_HELP = ("puzzle file (format from its extension or content), a Pattern game ID or a "
+                "puzz.link URL")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
