@@ -64,15 +64,23 @@ def looks_like_url(text: str) -> bool:
     return bool(_URL.match(text.strip()))
 
 
+def pid_of(text: str) -> str | None:
+    """The puzzle id of a URL-shaped text (suffixes dropped, lower case), else None."""
+    text = text.strip()
+    if not looks_like_url(text):
+        return None
+    pid = text[text.index("?") + 1:].partition("/")[0]
+    return _SUFFIX.sub("", pid, count=1).lower()
+
+
 def split_url(text: str, *, most_side: int) -> Url:
     """The parts of a pzprjs URL, or an `InputError` saying which part is wrong."""
     url = text.strip()
     if not looks_like_url(url):
         raise InputError(f"{shown(url, 60)!r} is not a puzz.link URL "
                          "(expected https://puzz.link/p?TYPE/COLS/ROWS/DATA)")
-    query = url[url.index("?") + 1:]
-    pid, _, rest = query.partition("/")
-    pid = _SUFFIX.sub("", pid, count=1).lower()
+    pid = pid_of(url) or ""
+    rest = url[url.index("?") + 1:].partition("/")[2]
     parts = rest.split("/") if rest else []
     if parts and parts[0] and not parts[0].isdigit():
         parts.pop(0)  # pzprjs's flag word; neither puzzle here has flags

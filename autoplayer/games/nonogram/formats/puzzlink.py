@@ -43,7 +43,9 @@ def parse(text: str) -> Puzzle:
 def _parse(text: str) -> Puzzle:
     url = puzzlink.split_url(text, most_side=MAX_SIDE)
     if url.pid not in PIDS:
-        raise InputError(f"a puzz.link {url.pid!r} puzzle, not a nonogram")
+        hint = "; solve it with 'autoplayer ripple solve URL OUT' or ripple-effect" \
+            if url.pid in ("ripple", "hakyukoka") else ""
+        raise InputError(f"a puzz.link {url.pid!r} puzzle, not a nonogram{hint}")
     above, left = slots(url.cols, url.rows)
     values, end = puzzlink.read_number16(
         url.body, url.cols * above + url.rows * left, "clue places")
