@@ -158,16 +158,26 @@ def _skip(count: int) -> str:
 
 
 def _number16(value: int) -> str:
+    """One value as pzprjs writes it, but with the digits its reader expects: pzprjs
+    writes 4096 as `=0` and then reads three digits after the `=` (so a value from 4096 up
+    does not survive its own round trip); padded, the URL reads back in pzprjs and here,
+    and is the same text wherever pzprjs's own output is readable."""
     if value == QUESTION:
         return "."
     if value < 0:
         return ""
-    for prefix, low, high, offset in (("", 0, 16, 0), ("-", 16, 256, 0), ("+", 256, 4096, 0),
-                                      ("=", 4096, 8192, 4096), ("%", 8192, 12240, 8192),
-                                      ("*", 12240, 77776, 12240)):
-        if low <= value < high:
-            return prefix + format(value - offset, "x")
-    return "$" + format(value - 77776, "x")
+    if value < 16:
+        return format(value, "x")
+    for prefix, below in _WRITE_BELOW:
+        if value < below:
+            digits, offset = _PREFIXED[prefix]
+            return prefix + format(value - offset, f"0{digits}x")
+    raise ValueError(f"{value} is past what number16 can write")
+
+
+_WRITE_BELOW = (("-", 256), ("+", 4096), ("=", 8192), ("%", 12240), ("*", 77776),
+                ("$", 77776 + 16 ** 5))
+"""Each prefix's range ends where pzprjs's writer moves to the next one."""
 
 
 def border_length(cols: int, rows: int) -> int:
