@@ -12,8 +12,8 @@ from autoplayer.cli import main
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.formats import load_puzzle, puzzlink
 from autoplayer.games.ripple import puzzlink as ripple_link
-from autoplayer.games.ripple.cli import main_check, main_solve, run_convert
 from autoplayer.games.ripple.cli import load_puzzle as load_ripple
+from autoplayer.games.ripple.cli import main_check, main_solve, run_convert
 from autoplayer.games.ripple.formats import parse_puzzle
 from autoplayer.games.ripple.generator import generate
 
