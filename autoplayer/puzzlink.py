@@ -93,7 +93,8 @@ def split_url(text: str, *, most_side: int) -> Url:
         if len(part) > 6 or not 1 <= int(part) <= most_side:
             raise InputError(f"the {name} {shown(part, 20)} is outside 1..{most_side}")
         sizes.append(int(part))
-    return Url(pid, sizes[0], sizes[1], "/".join(parts[2:]))
+    # A trailing slash (seen on shared links) carries nothing; any other is refused later.
+    return Url(pid, sizes[0], sizes[1], "/".join(parts[2:]).rstrip("/"))
 
 
 def make_url(pid: str, cols: int, rows: int, body: str) -> str:
@@ -227,5 +228,6 @@ _DIGITS32 = "0123456789abcdefghijklmnopqrstuv"
 def check_end(body: str, pos: int) -> None:
     """Refuses data left after the last place: a pasted URL with junk, or another puzzle's."""
     if pos < len(body):
-        raise InputError(f"{len(body) - pos} characters are left after the puzzle's data "
-                         f"({shown(body[pos:], 20)!r})")
+        left = len(body) - pos
+        raise InputError(f"{left} character{'s are' if left > 1 else ' is'} left after the "
+                         f"puzzle's data ({shown(body[pos:], 20)!r})")
