@@ -23,9 +23,6 @@ from autoplayer.games.ripple.model import Puzzle
 from autoplayer.games.ripple.solver import MAX_LISTED, solve
 from autoplayer.limits import whole_number
 
-PUZZLINK_WHERE = "puzz.link URL"
-"""How an error names a URL given in place of a file."""
-
 CONVERT_FORMATS = ("text", "puzzlink")
 """`text`: the spec's layout (rooms, a blank line, values with '-'); `puzzlink`: a URL."""
 
@@ -59,7 +56,9 @@ def load_puzzle(path: str | Path) -> Puzzle:
         try:
             return puzzlink.parse_url(path)
         except InputError as err:
-            raise err.at(PUZZLINK_WHERE) from None
+            from autoplayer.puzzlink import WHERE
+
+            raise err.at(WHERE) from None
     text = read_text(path)
     name = "standard input" if is_stdio(path) else path
     if puzzlink.looks_like(text) and "\n" not in text.strip():

@@ -53,9 +53,6 @@ FORMATS: dict[str, Format] = {
 
 _BY_EXTENSION = {ext: f.name for f in FORMATS.values() for ext in f.extensions}
 
-PUZZLINK_WHERE = "puzz.link URL"
-"""How an error names a URL given in place of a file."""
-
 OPTIONAL_FIELDS = ("title", "author", "copyright", "grid", "solution")
 
 
@@ -118,7 +115,9 @@ def load_puzzle(source: str | Path) -> Puzzle:
         try:
             return puzzlink.parse(source)
         except InputError as err:
-            raise InputError(err.message, path=PUZZLINK_WHERE) from None
+            from autoplayer.puzzlink import WHERE
+
+            raise InputError(err.message, path=WHERE) from None
     if isinstance(source, str) and not exists(source) and is_game_id(source):
         try:
             return tatham.parse(source)
