@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 import cv2
 import numpy as np
 
@@ -20,8 +24,33 @@ def bitmap_key(mask: np.ndarray) -> tuple[tuple[int, ...], bytes]:
     return g.shape, np.packbits(g).tobytes()
 
 
+_SHARED: ContextVar[tuple[np.ndarray, np.ndarray] | None] = ContextVar("_SHARED", default=None)
+
+
+@contextmanager
+def shared_luminance(image: np.ndarray) -> Iterator[np.ndarray]:
+    """While one picture is read, its luminance is made once: every stage that asks
+    `luminance` of it (the same pixels: the array or a view of it whole) gets this one,
+    read-only, so that no stage can change what the others see."""
+    lum = luminance(image)
+    lum.setflags(write=False)
+    token = _SHARED.set((image, lum))
+    try:
+        yield lum
+    finally:
+        _SHARED.reset(token)
+
+
+def _same_pixels(a: np.ndarray, b: np.ndarray) -> bool:
+    return a is b or (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+                      and a.shape == b.shape and a.strides == b.strides and a.dtype == b.dtype)
+
+
 def luminance(image: np.ndarray) -> np.ndarray:
     """Rec. 601 luma as float32 in 0..255 (a grey image passes through)."""
+    shared = _SHARED.get()
+    if shared is not None and _same_pixels(shared[0], image):
+        return shared[1]
     if image.ndim == 2:
         return image.astype(np.float32)
     rgb = image[..., :3]
