@@ -82,6 +82,12 @@ def _background_along(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool) -
     # Beyond the picture's edge the picture goes on as it ends: a dark bar cut by the
     # edge (a page header) is not a valley the closing should fill.
     op = cv2.MORPH_CLOSE if dark else cv2.MORPH_OPEN
+    # A screenshot's levels are whole numbers 0..255: minima and maxima of them taken
+    # over bytes are the same and come sooner.
+    levels = lum.astype(np.uint8)
+    if np.array_equal(levels, lum):
+        closed = cv2.morphologyEx(levels, op, kernel, borderType=cv2.BORDER_REPLICATE)
+        return closed.astype(np.float32)
     return cv2.morphologyEx(lum, op, kernel, borderType=cv2.BORDER_REPLICATE)
 
 
@@ -140,7 +146,8 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
     ink[lifted] = _relative(lum[lifted], ground[lifted], dark, floor, colour)
     below, room = _departure(lum, ground, dark), np.abs(ground - colour)
     low, high = RULE_TONES
-    mid = (below > np.maximum(low * room, floor)) & (below < high * room)
+    under = below < high * room
+    mid = (below > np.maximum(low * room, floor)) & under
     kw, kh = _odd(kernel_wh)
     step = rule_width + 1
     bridge, across = ((step, 1), (1, step)) if kw > kh else ((1, step), (step, 1))
@@ -149,7 +156,7 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
     wide = _morph(long, cv2.MORPH_OPEN, across)
     # A stroke crossing the seam (as dark as ink: no mid-tone) bridges a break in it but
     # is no part of it: a thin bar of a 3 over a row of texture dots stays.
-    ink[cv2.subtract(long, wide).view(bool) & (below < high * room)] = 0.0
+    ink[cv2.subtract(long, wide).view(bool) & under] = 0.0
     return scale, ink
 
 
@@ -165,8 +172,10 @@ def ink_colour(lum: np.ndarray, dark: bool) -> float:
 def _relative(lum: np.ndarray, background: np.ndarray, dark: bool, floor: float,
               ink: float) -> np.ndarray:
     strength = _departure(lum, background, dark)
-    room = np.abs(background - ink)
-    out = strength * 255.0 / np.maximum(room, 1.0)
+    room = np.subtract(background, ink)
+    np.abs(room, out=room)
+    out = strength * 255.0
+    out /= np.maximum(room, 1.0, out=room)
     out[strength < floor] = 0.0
     return np.minimum(out, 255.0, out=out)
 
