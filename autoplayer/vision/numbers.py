@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from functools import cached_property
 
 from autoplayer.geometry import Rect
 from autoplayer.vision import scanline
@@ -53,8 +54,10 @@ class ClueNumber:
     alternatives: tuple[int, ...]
     """Next-best values, most likely first (one digit swapped for its runner-up)."""
 
-    @property
-    def box(self) -> Rect:
+    @cached_property
+    def box(self) -> Rect:  # asked for again and again where numbers are laid out
+        if len(self.digits) == 1:
+            return self.digits[0].glyph.box
         boxes = [d.glyph.box for d in self.digits]
         x0, y0 = min(b.x for b in boxes), min(b.y for b in boxes)
         x1, y1 = max(b.right for b in boxes), max(b.bottom for b in boxes)
