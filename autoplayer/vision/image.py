@@ -62,13 +62,18 @@ def luminance(image: np.ndarray) -> np.ndarray:
 
 def runs(mask: np.ndarray) -> list[tuple[int, int]]:
     """Half-open [start, end) runs of True in a 1-D boolean array."""
-    m = np.asarray(mask, dtype=np.int8)
+    m = np.asarray(mask, dtype=bool)
     if m.size == 0:
         return []
-    d = np.diff(np.concatenate(([0], m, [0])))
-    starts = np.flatnonzero(d == 1)
-    ends = np.flatnonzero(d == -1)
-    return list(zip(starts.tolist(), ends.tolist(), strict=True))
+    # Where the value changes (after index i), run ends and starts alternating; a run at
+    # either end of the array starts before it or ends on its last element. (Few numpy
+    # calls: this runs for every scanline of every glyph.)
+    edges = np.flatnonzero(m[1:] != m[:-1]).tolist()
+    if m[0]:
+        edges.insert(0, -1)
+    if m[-1]:
+        edges.append(m.size - 1)
+    return [(a + 1, b + 1) for a, b in zip(edges[::2], edges[1::2], strict=True)]
 
 
 def dark_ink(lum: np.ndarray) -> bool:
