@@ -60,6 +60,23 @@ def luminance(image: np.ndarray) -> np.ndarray:
     return rgb[..., 0] * 0.299 + rgb[..., 1] * 0.587 + rgb[..., 2] * 0.114
 
 
+def whole_levels(values: np.ndarray) -> np.ndarray | None:
+    """The values as bytes when they are whole numbers 0..255 (a screenshot's levels),
+    else None: medians, minima and maxima over bytes are the same and come sooner."""
+    levels = values.astype(np.uint8)
+    return levels if np.array_equal(levels, values) else None
+
+
+def byte_median(levels: np.ndarray) -> np.ndarray:
+    """`np.median` over the last axis of bytes, as float32 (what it gives of whole-number
+    float32 levels): the middle value, or the mean of the middle two."""
+    k = levels.shape[-1] // 2
+    if levels.shape[-1] % 2:
+        return np.partition(levels, k, axis=-1)[..., k].astype(np.float32)
+    middle = np.partition(levels, [k - 1, k], axis=-1)
+    return (middle[..., k - 1].astype(np.float32) + middle[..., k]) / np.float32(2)
+
+
 def runs(mask: np.ndarray) -> list[tuple[int, int]]:
     """Half-open [start, end) runs of True in a 1-D boolean array."""
     m = np.asarray(mask, dtype=bool)
@@ -87,10 +104,8 @@ def _background_along(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool) -
     # Beyond the picture's edge the picture goes on as it ends: a dark bar cut by the
     # edge (a page header) is not a valley the closing should fill.
     op = cv2.MORPH_CLOSE if dark else cv2.MORPH_OPEN
-    # A screenshot's levels are whole numbers 0..255: minima and maxima of them taken
-    # over bytes are the same and come sooner.
-    levels = lum.astype(np.uint8)
-    if np.array_equal(levels, lum):
+    levels = whole_levels(lum)
+    if levels is not None:
         closed = cv2.morphologyEx(levels, op, kernel, borderType=cv2.BORDER_REPLICATE)
         return closed.astype(np.float32)
     return cv2.morphologyEx(lum, op, kernel, borderType=cv2.BORDER_REPLICATE)

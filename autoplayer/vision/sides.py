@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from autoplayer.vision.grid import Grid
-from autoplayer.vision.image import runs
+from autoplayer.vision.image import byte_median, runs, whole_levels
 
 REACH = 2.5
 """How far from the board (cell pitches) the nearest clue number is looked for."""
@@ -188,18 +188,9 @@ def _local_ground(parts: np.ndarray, pitch: int) -> np.ndarray:
     """
     n, _, w = parts.shape
     half = max(1, pitch // 2)
-    # A screenshot's levels are whole numbers 0..255: their medians are taken as bytes,
-    # a quarter of the memory to shuffle, and come out the same.
-    levels = parts.astype(np.uint8)
-    as_bytes = np.array_equal(levels, parts)
-    padded = np.pad(levels if as_bytes else parts, ((0, 0), (0, 0), (half, half)),
+    levels = whole_levels(parts)  # a quarter of the memory to shuffle as bytes
+    padded = np.pad(parts if levels is None else levels, ((0, 0), (0, 0), (half, half)),
                     mode="reflect")
     windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=2)
     flat = windows.transpose(0, 2, 1, 3).reshape(n, w, -1)
-    if not as_bytes:
-        return np.median(flat, axis=2)
-    k = flat.shape[2] // 2
-    if flat.shape[2] % 2:
-        return np.partition(flat, k, axis=2)[:, :, k].astype(np.float32)
-    middle = np.partition(flat, [k - 1, k], axis=2)
-    return (middle[:, :, k - 1].astype(np.float32) + middle[:, :, k]) / np.float32(2)
+    return np.median(flat, axis=2) if levels is None else byte_median(flat)
