@@ -107,7 +107,13 @@ def read_digit(glyph: Glyph, templates: TemplateSet | None = None) -> DigitReadi
 
 def _spread(ranked: list[tuple[int, float]]) -> tuple[tuple[int, float], ...]:
     """Keep the best digit's confidence; give the runners-up decreasing small scores."""
-    return (ranked[0], *((d, 1.0 / (10 * i)) for i, (d, _) in enumerate(ranked[1:], 1)))
+    scores = _RUNNERS_UP if len(ranked) <= len(_RUNNERS_UP) else [
+        1.0 / (10 * i) for i in range(1, len(ranked))]
+    return (ranked[0], *zip([d for d, _ in ranked[1:]], scores, strict=False))
+
+
+_RUNNERS_UP = tuple(1.0 / (10 * i) for i in range(1, 11))
+"""`_spread`'s scores (a digit has nine runners-up), made once: it runs for every glyph."""
 
 
 def make_number(digits: list[DigitReading]) -> ClueNumber:
