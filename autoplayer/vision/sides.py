@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from autoplayer.vision.grid import Grid
-from autoplayer.vision.image import runs
+from autoplayer.vision.image import byte_median, runs, whole_levels
 
 REACH = 2.5
 """How far from the board (cell pitches) the nearest clue number is looked for."""
@@ -188,6 +188,9 @@ def _local_ground(parts: np.ndarray, pitch: int) -> np.ndarray:
     """
     n, _, w = parts.shape
     half = max(1, pitch // 2)
-    padded = np.pad(parts, ((0, 0), (0, 0), (half, half)), mode="reflect")
+    levels = whole_levels(parts)  # a quarter of the memory to shuffle as bytes
+    padded = np.pad(parts if levels is None else levels, ((0, 0), (0, 0), (half, half)),
+                    mode="reflect")
     windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=2)
-    return np.median(windows.transpose(0, 2, 1, 3).reshape(n, w, -1), axis=2)
+    flat = windows.transpose(0, 2, 1, 3).reshape(n, w, -1)
+    return np.median(flat, axis=2) if levels is None else byte_median(flat)

@@ -18,7 +18,7 @@ import numpy as np
 
 from autoplayer.geometry import Rect
 from autoplayer.vision.glyphs import Blob
-from autoplayer.vision.image import runs, trim
+from autoplayer.vision.image import runs
 
 STRIP_CONTRAST = {True: 0.45, False: 0.55}
 """Ink departs from its background by this share of its own strip's strongest ink (as well
@@ -54,13 +54,11 @@ def ink_extent(profile: np.ndarray, pitch: float, gap: float | None = None) -> i
     """How far from the board (index 0) the band's ink reaches before a long blank gap
     (`gap` px, when the band's own spacing is known: `band_end_gap`)."""
     limit = max(3, int(gap if gap is not None else BAND_END_GAP * pitch))
-    last_ink = -1
-    for i, has_ink in enumerate(profile):
-        if has_ink:
-            last_ink = i
-        elif i - last_ink > limit:
-            break
-    return last_ink + 1
+    inked = np.flatnonzero(profile)
+    if not inked.size or inked[0] > limit:  # blank from the board on
+        return 0
+    far = np.flatnonzero(np.diff(inked) > limit + 1)  # more than `limit` blanks between
+    return int(inked[far[0] if far.size else -1]) + 1
 
 
 def band_end_gap(profiles: list[np.ndarray], pitch: float) -> float:
@@ -251,11 +249,16 @@ def drop_frame(strips: list[Strip], pitch: float) -> list[Strip]:
 
 
 def _blobs_across(ink: np.ndarray, x_off: int, y_off: int) -> list[Blob]:
-    out = []
-    for x0, x1 in runs(ink.any(axis=0)):
-        part, dy, _ = trim(ink[:, x0:x1])
-        out.append(Blob(Rect(x_off + x0, y_off + dy, x1 - x0, part.shape[0]), part))
-    return out
+    spans = runs(ink.any(axis=0))
+    if not spans:
+        return []
+    # Each run's rows with ink, all runs at once (every column of a run holds ink, so
+    # only its rows need trimming).
+    inked = np.logical_or.reduceat(ink, [x0 for x0, _ in spans], axis=1)
+    tops = inked.argmax(axis=0).tolist()
+    bottoms = (ink.shape[0] - inked[::-1].argmax(axis=0)).tolist()
+    return [Blob(Rect(x_off + x0, y_off + y0, x1 - x0, y1 - y0), ink[y0:y1, x0:x1])
+            for (x0, x1), y0, y1 in zip(spans, tops, bottoms, strict=True)]
 
 
 def thickest_rule(pitch: float) -> int:

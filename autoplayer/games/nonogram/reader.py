@@ -45,7 +45,7 @@ from autoplayer.games.nonogram.validation import puzzle_of, validate_reading
 from autoplayer.geometry import Rect
 from autoplayer.vision.clues import ClueLayout, find_clues
 from autoplayer.vision.grid import Grid
-from autoplayer.vision.image import luminance
+from autoplayer.vision.image import luminance, shared_luminance
 from autoplayer.vision.lattice import find_lattices
 from autoplayer.vision.numbers import ClueNumber, read_lines
 from autoplayer.vision.sides import clue_sides
@@ -129,6 +129,15 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
     if image.ndim != 3 or image.shape[2] < 3:
         raise InputError(f"expected an RGB image, got an array of shape {image.shape}")
     image = image[..., :3]
+    with shared_luminance(image):
+        return _read_nonogram(image, templates, fallbacks, verify, clipped, margin,
+                              min_digit_height, source)
+
+
+def _read_nonogram(image: np.ndarray, templates: TemplateSet | None,
+                   fallbacks: Iterable[TemplateSet], verify: bool, clipped: bool, margin: bool,
+                   min_digit_height: float, source: str) -> NonogramReading:
+    """`read_nonogram` of an RGB picture, its luminance made once."""
     candidates = find_lattices(image)
     if len(candidates) > 1:
         candidates = rank_boards(luminance(image), candidates)
