@@ -159,3 +159,37 @@ def test_korf_instances_in_their_own_convention_solve_optimally(korf_easiest):
         moves, optimal = solve_toward(board, first)
         assert optimal and board.play(moves).cells == first.cells
         assert len(moves) == length, f"Korf #{number}"
+
+
+def _reading(board: Board):
+    from types import SimpleNamespace
+
+    from autoplayer.games.fifteen.game import Reading
+    from autoplayer.games.fifteen.reader import FifteenReading
+    from autoplayer.geometry import Rect
+
+    grid = SimpleNamespace(rect=Rect(0, 0, 400, 400))
+    return Reading(FifteenReading(board, grid, (), ()))  # type: ignore[arg-type]
+
+
+def test_the_play_back_end_solves_toward_the_inferred_goal_and_says_which():
+    from autoplayer.games.fifteen.game import FifteenGame
+
+    board = scrambled((0, *range(2, 17)), 4, 4, random.Random(8))
+    game = FifteenGame(solver="fast", clicks_per_batch=4)
+    solved = game.solve(_reading(board))
+    assert isinstance(game.goal, Goal) and game.goal.cells == (0, *range(2, 17))
+    assert solved.solution.goal.cells == game.goal.cells
+    assert "goal: the tiles show 2..16" in solved.note and "first (top-left)" in solved.note
+    steps = game.plan(_reading(board), solved.solution)
+    assert 1 <= len(steps) <= 4 and steps[0].before == board
+
+
+def test_the_play_back_end_refuses_before_any_input_when_no_goal_is_certain():
+    from autoplayer.errors import InputError
+    from autoplayer.games.fifteen.game import FifteenGame
+
+    game = FifteenGame(solver="fast")
+    with pytest.raises(InputError, match="no goal is certain: the numbers 5 are shown"):
+        game.solve(_reading(Board(3, 3, (1, 2, 3, 4, 5, 6, 7, 5, 0))))
+    assert game.goal is None
