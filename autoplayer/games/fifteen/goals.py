@@ -145,8 +145,8 @@ def conventional_goal(board: Board, convention: str) -> Goal | Unsure:
     elif convention == AUTO:
         candidates = [g for g in (last, first) if can_reach(board.cells, g.cells, w)]
         if len(candidates) == 2:
-            return Unsure("both the gap-last and the gap-first goal can be reached from "
-                          f"{board.spec()}; say which with --goal")
+            return Unsure("both the gap-last and the gap-first goal can be reached (on a "
+                          "board of odd width they always can); say which with --goal")
         if len(candidates) == 1:
             g = candidates[0]
             which = "last" if g is last else "first"
@@ -157,8 +157,8 @@ def conventional_goal(board: Board, convention: str) -> Goal | Unsure:
         raise ValueError(f"unknown goal convention {convention!r}")
     reachable = [g for g in candidates if can_reach(board.cells, g.cells, w)]
     if not reachable:
-        return Unsure(f"no sequence of slides reaches the {convention} goal from "
-                      f"{board.spec()} (two tiles would have to swap)")
+        return Unsure(f"no sequence of slides reaches the {convention} goal (two tiles "
+                      "would have to swap)")
     return reachable[0]
 
 
