@@ -176,13 +176,21 @@ def _pieces(n: int, joints: list[tuple[int, int, int, int, float]]
 
 
 def _scores(cost: np.ndarray) -> np.ndarray:
-    """log(cost / the typical cost of the two tiles' pairings): a true joint is well below
-    0, a wrong one about 0, so an arrangement's sum rewards true joints and a joint left
-    out (beside the gap) counts as a typical one."""
-    finite = np.where(np.isfinite(cost), cost, np.nan)
-    typical = np.sqrt(np.nanmedian(finite, axis=1)[:, None] * np.nanmedian(finite, axis=0)[None])
-    with np.errstate(divide="ignore"):
-        return np.log((cost + 1e-9) / (typical + 1e-9))
+    """How much a joint says, both tiles' views added: log(cost / the best alternative on
+    that side). A tile's best match scores below 0 by its margin, any other above 0, and a
+    match no better than others (two flat edges of one colour, when there are several such
+    edges) about 0: it agrees with the arrangement but cannot vouch for it."""
+    def runner_up(c: np.ndarray) -> np.ndarray:
+        order = np.argsort(c, axis=1)
+        first = c[np.arange(c.shape[0]), order[:, 0]][:, None]
+        second = c[np.arange(c.shape[0]), order[:, 1]][:, None]
+        alt = np.repeat(first, c.shape[1], axis=1)
+        alt[np.arange(c.shape[0]), order[:, 0]] = second[:, 0]
+        return alt
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (np.log((cost + 1e-9) / (runner_up(cost) + 1e-9))
+                + np.log((cost + 1e-9) / (runner_up(cost.T).T + 1e-9)))
 
 
 def _total(cells: Sequence[int], width: int, height: int, sr: np.ndarray, sb: np.ndarray,
