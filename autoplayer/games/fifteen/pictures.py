@@ -45,10 +45,17 @@ from autoplayer.games.fifteen.goals import Unsure
 
 MARGIN = 2.0
 """A joint is sure when the runner-up costs at least this many times as much, both ways."""
+LEAD = 4.0
+"""An arrangement is taken when every other one considered scores at least this many times
+worse (the product of its joints' margins): more than one joint's MARGIN, since a tile
+that looks like the missing one can change places with the gap at the cost of a joint or
+two."""
 FLOOR = 1.0
 """Added to every joint's cost, per edge pixel and channel and per side, before costs are
 compared: two flat edges meet at a cost near 0 whether or not they belong together, and
 ratios of such near-zero costs are noise. With the floor they tie (and decide nothing)."""
+SEAMLESS = 1.5
+"""A joint costing at most this many FLOORs shows no seam at all."""
 REG = 4.0
 """Added to the gradient covariance's diagonal (pixel units squared): flat edges, whose own
 steps are all zero, still measure a step of a few grey levels as small, not infinite."""
@@ -264,7 +271,7 @@ def infer_picture_goal(tiles: Sequence[np.ndarray], width: int, height: int,
         if len(totals) > 1:
             lead = min(lead, totals[1][0] - totals[0][0])
     cells = min(winners)
-    if len(winners) > 1 or lead < np.log(margin):
+    if len(winners) > 1 or lead < np.log(LEAD):
         return Unsure(f"{len(candidates)} arrangements fit the tiles' sure joints and none "
                       f"fits clearly best ({len(left)} tile{'s' if len(left) != 1 else ''} and "
                       "the gap placed by fit alone)")
@@ -272,8 +279,12 @@ def infer_picture_goal(tiles: Sequence[np.ndarray], width: int, height: int,
     if loose is not None:
         return Unsure(f"tile {loose}, placed by fit alone, is no neighbour's best match "
                       "where it goes: its place is not certain")
-    rival, rival_lead = _closest_rival(cells, width, height, sr, sb, beside_gap)
-    if rival_lead < np.log(margin):
+    rival, rival_lead = _closest_rival(cells, width, height, (sr, sb), (right, below),
+                                       beside_gap, _floors(tiles))
+    if rival_lead == -np.inf:
+        return Unsure(f"the arrangement with {rival} would look just as seamless: the "
+                      "pictures do not tell them apart")
+    if rival_lead < np.log(LEAD):
         return Unsure(f"the best arrangement fits only {np.exp(rival_lead):.2f} times better "
                       f"than the one with {rival}: the pictures do not tell them apart")
     lead = min(lead, rival_lead)
@@ -314,21 +325,50 @@ def _each_others_best(cost: np.ndarray, t: int, u: int, t_first: bool) -> bool:
     return int(np.argmin(cost[i])) == j and int(np.argmin(cost[:, j])) == i
 
 
-def _closest_rival(cells: tuple[int, ...], width: int, height: int, sr: np.ndarray,
-                   sb: np.ndarray, beside_gap: float) -> tuple[str, float]:
+def _floors(tiles: Sequence[np.ndarray]) -> tuple[float, float]:
+    """The cost of a seamless joint, right and below: the FLOOR alone."""
+    h, w = tiles[0].shape[:2]
+    chans = tiles[0].shape[2] if tiles[0].ndim == 3 else 1
+    return 2 * FLOOR * h * chans, 2 * FLOOR * w * chans
+
+
+def _joints(cells: Sequence[int], width: int) -> set[tuple[int, int, int]]:
+    """(direction, tile, tile) of every joint between two tiles: 0 right, 1 below."""
+    out = set()
+    for p, i in enumerate(cells):
+        if i < 0:
+            continue
+        if (p + 1) % width and p + 1 < len(cells) and cells[p + 1] >= 0:
+            out.add((0, i, cells[p + 1]))
+        if p + width < len(cells) and cells[p + width] >= 0:
+            out.add((1, i, cells[p + width]))
+    return out
+
+
+def _closest_rival(cells: tuple[int, ...], width: int, height: int,
+                   scores: tuple[np.ndarray, np.ndarray], costs: tuple[np.ndarray, np.ndarray],
+                   beside_gap: float, floors: tuple[float, float]) -> tuple[str, float]:
     """The arrangement one change away (two tiles swapped, one tile moved to the gap's
     cell, or two tiles and the gap rotated) that comes closest, and how far behind it is,
     at the worse of the two ways of scoring a hidden joint. Sure joints rule these out
     only as far as the measure is right: two tiles that look alike (a flat patch, a tile
     as plain as the one missing) would be swapped without a trace, and that must be
-    refused, not guessed."""
+    refused, not guessed. A rival whose new joints are all seamless (no costlier than the
+    FLOOR allows) counts as a tie whatever the scores say: plain edges meeting plain edges
+    of their colour is how the true picture looks too."""
+    sr, sb = scores
     base = {h: _total(cells, width, height, sr, sb, h) for h in (0.0, beside_gap)}
+    had = _joints(cells, width)
     gap = cells.index(-1)
     best_name, best = "", np.inf
 
     def consider(other: list[int], what: str) -> None:
         nonlocal best_name, best
-        behind = min(_total(other, width, height, sr, sb, h) - base[h] for h in base)
+        new = _joints(other, width) - had
+        if new and all(costs[d][i, j] <= SEAMLESS * floors[d] for d, i, j in new):
+            behind = -np.inf
+        else:
+            behind = min(_total(other, width, height, sr, sb, h) - base[h] for h in base)
         if behind < best:
             best_name, best = what, behind
 
