@@ -279,6 +279,10 @@ def infer_picture_goal(tiles: Sequence[np.ndarray], width: int, height: int,
     if loose is not None:
         return Unsure(f"tile {loose}, placed by fit alone, is no neighbour's best match "
                       "where it goes: its place is not certain")
+    apart = _strong_pair_apart(cells, width, sr, sb)
+    if apart is not None:
+        return Unsure(f"tiles {apart[0]} and {apart[1]} match each other clearly best, but "
+                      "the arrangement does not put them together")
     rival, rival_lead = _closest_rival(cells, width, height, (sr, sb), (right, below),
                                        beside_gap, _floors(tiles))
     if rival_lead == -np.inf:
@@ -323,6 +327,37 @@ def _loose(cells: tuple[int, ...], width: int, height: int, right: np.ndarray,
 def _each_others_best(cost: np.ndarray, t: int, u: int, t_first: bool) -> bool:
     i, j = (t, u) if t_first else (u, t)
     return int(np.argmin(cost[i])) == j and int(np.argmin(cost[:, j])) == i
+
+
+def _strong_pair_apart(cells: Sequence[int], width: int, sr: np.ndarray,
+                       sb: np.ndarray) -> tuple[int, int] | None:
+    """Two tiles that are each other's best match on a side by the LEAD margin, both views
+    together, whose facing sides meet no tile, one of them facing the gap: the
+    arrangement could have joined them there and did not, which is how a wrong placement
+    hides a tile's telling edge against the gap."""
+    n = len(cells)
+    at = {t: p for p, t in enumerate(cells) if t >= 0}
+
+    def beyond(t: int, dr: int, dc: int) -> int | None:
+        """What tile t's side (dr, dc) meets: a tile, -1 the gap, None the board's edge."""
+        r, c = divmod(at[t], width)
+        r, c = r + dr, c + dc
+        if not (0 <= c < width and 0 <= r < n // width):
+            return None
+        return cells[r * width + c]
+
+    for d, score in enumerate((sr, sb)):
+        dr, dc = (0, 1) if d == 0 else (1, 0)
+        row = np.argmin(score, axis=1)
+        col = np.argmin(score, axis=0)
+        for i, j in enumerate(row):
+            j = int(j)
+            if col[j] != i or score[i, j] > -np.log(LEAD):
+                continue
+            out, into = beyond(i, dr, dc), beyond(j, -dr, -dc)
+            if out in (None, -1) and into in (None, -1) and -1 in (out, into):
+                return i, j
+    return None
 
 
 def _floors(tiles: Sequence[np.ndarray]) -> tuple[float, float]:
