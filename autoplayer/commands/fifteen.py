@@ -1,7 +1,8 @@
 """Command group 'fifteen': solve sliding puzzles, look boards up by ID, play in the terminal.
 
 Boards are written as Simon Tatham's Fifteen writes game IDs: `WxH:t,t,…`,
-row-major, 0 for the gap, goal with the gap last.
+row-major, 0 for the gap, goal with the gap last. `solve` also takes plain numbers and
+files of them (Korf's 100) with the goal they name or `--goal` (docs/fifteen.md).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The goal is the one Simon Tatham's Fifteen shows (1, 2, … then the gap in the
 bottom-right corner). Korf's benchmark file uses the other common goal, gap
 first; `from_blank_first` and `to_blank_first` convert between the two by a
 180° rotation plus relabelling, which keeps adjacency and so keeps every
-solution length.
+solution length. `goals` infers other goals from what a game shows and solves toward them.
 
 A move is named by the way a *tile* slides into the gap ('L', 'R', 'U', 'D'),
 which is what a person watching the board sees; the gap goes the other way.
