@@ -18,12 +18,19 @@ is) and a confidence out, or `Unsure` when the pictures do not settle it.
    stands is not in doubt.
 4. The rest: at most MAX_LEFT tiles no sure joint placed, and the gap, go
    into the piece's holes, every way tried, each arrangement scored by its
-   joints (log of cost over the two tiles' typical cost: true joints score
-   well below 0). A joint the gap hides is unknown, so it is scored both as
-   a typical wrong joint and as a typical sure one, and the same arrangement
-   must win by the margin either way (else where the gap goes would rest on
-   that guess). Joints no sure joint vouches for must cost no more than the
-   tiles' median pairing.
+   joints (log of cost over the best alternative on that side, both tiles'
+   views: a clear best match scores well below 0, a tie about 0). A joint the
+   gap hides is unknown, so it is scored both as uninformative and as a
+   typical sure one, and the same arrangement must win by LEAD either way
+   (else where the gap goes would rest on that guess). Each leftover tile
+   must be a neighbour's best match where it goes, and joints no sure joint
+   vouches for must cost no more than the tiles' median pairing.
+5. Rivals: the closest arrangement one change away (two tiles swapped, a
+   tile moved into the gap's place, two tiles and the gap rotated) must score
+   LEAD times worse and must not be seamless (a plain tile beside plain edges
+   of its colour could stand where the gap is). Two tiles that clearly match
+   each other with their facing sides unjoined, one facing the gap, mean the
+   gap hides a tile's telling edge.
 
 Anything else is Unsure: one tile placed on weak evidence could be wrong,
 and a wrong goal is worse than none. Measured on generated pictures (gradients,
