@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections import deque
 
+import numpy as np
 import pytest
 
 from autoplayer.games.fifteen import pdb
@@ -193,3 +194,42 @@ def test_the_play_back_end_refuses_before_any_input_when_no_goal_is_certain():
     with pytest.raises(InputError, match="no goal is certain: the numbers 5 are shown"):
         game.solve(_reading(Board(3, 3, (1, 2, 3, 4, 5, 6, 7, 5, 0))))
     assert game.goal is None
+
+
+# --- from the screen: a board numbered 2..16 ---------------------------------------------
+
+def _drawn_board(cells: list[int], width: int, height: int, tile: int = 64) -> np.ndarray:
+    """Tiles drawn with Pillow (bordered, a bold sans), the gap left empty."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    img = Image.new("RGB", (width * tile + 80, height * tile + 80), (40, 44, 52))
+    draw = ImageDraw.Draw(img)
+    font = ImageFont.truetype("DejaVuSans-Bold.ttf", tile // 2)
+    for i, value in enumerate(cells):
+        if value:
+            x, y = 40 + (i % width) * tile, 40 + (i // width) * tile
+            draw.rectangle([x + 2, y + 2, x + tile - 3, y + tile - 3], fill=(230, 220, 200),
+                           outline=(90, 80, 70), width=2)
+            draw.text((x + tile / 2, y + tile / 2), str(value), fill=(30, 30, 30), font=font,
+                      anchor="mm")
+    return np.asarray(img)
+
+
+def test_a_board_showing_2_to_16_is_read_and_its_gap_goes_first() -> None:
+    """A game numbering its tiles 2..16 (gap first when solved): the reader takes 16 as a
+    tile, not a misread, and the goal follows from what is shown."""
+    from autoplayer.games.fifteen.reader import read_fifteen
+
+    seed = run_seed()
+    rng = random.Random(seed)
+    cells, gap = [0, *range(2, 17)], 0
+    for _ in range(200):  # random slides from the solved board: always solvable
+        r, c = divmod(gap, 4)
+        k = rng.choice([(r + dr) * 4 + c + dc for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                        if 0 <= r + dr < 4 and 0 <= c + dc < 4])
+        cells[gap], cells[k], gap = cells[k], 0, k
+    reading = read_fifteen(_drawn_board(cells, 4, 4))
+    assert reading.board.cells == tuple(cells), f"seed {seed}"
+    goal = infer_goal(reading.board)
+    assert isinstance(goal, Goal) and goal.cells == (0, *range(2, 17))
+    assert "first" in goal.reason
