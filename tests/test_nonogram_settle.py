@@ -76,6 +76,20 @@ def test_unsure_glyphs_of_one_shape_form_one_unsure_group_ranked_by_their_reader
     assert group.digits[0] == 9 and 0 in group.digits
 
 
+
+def test_a_digit_read_alike_at_another_pixel_phase_joins_its_shape() -> None:
+    """A bar 1 and the same 1 with a flag and a foot (another pixel phase of a serif
+    font) are a little apart but read alike: one group, one unknown for the puzzle; a
+    shape that far apart read as another digit stays apart."""
+    footed = BAR.copy()
+    footed[0:2, 2] = True
+    footed[11, 2:6] = True
+    assert 0.1 < shape_distance(BAR, footed) <= 0.2
+    alike = group_glyphs([BAR, footed], [((1, 0.9),), ((1, 0.6),)])
+    assert len(alike) == 1 and alike[0].members == (0, 1)
+    unlike = group_glyphs([BAR, footed], [((1, 0.9),), ((7, 0.6),)])
+    assert len(unlike) == 2
+
 # --- settling a reading by the puzzle ---------------------------------------------------
 
 def _reading(rows: list[list[list[tuple[np.ndarray, tuple]]]],
@@ -163,6 +177,29 @@ def test_a_shape_is_not_settled_as_a_digit_a_different_shape_is_read_as() -> Non
         assert "could be" in str(refused)
     else:
         assert settled is None or settled.reading.puzzle.rows[0] != (1,)
+
+
+SLANT = np.zeros((12, 7), bool)
+for _row in range(12):
+    SLANT[_row, 5 - _row // 3:7 - _row // 3] = True
+
+
+def test_a_digit_drawn_two_ways_is_settled_when_nothing_else_fits() -> None:
+    """Small glyphs at different pixel phases: the font's 1 comes out as a bar (read as 1)
+    and as a slant (read, fairly surely, as 7). Only 1 fits the slant's lines, whatever
+    digit it is given: it is settled as 1 although the two shapes differ."""
+    assert shape_distance(SLANT, BAR) > 0.2
+    one = (BAR, ((1, 0.9), (7, 0.1)))
+    slant = (SLANT, ((7, 0.3), (1, 0.2)))
+    # 3x3 '#.#/.#./#.#': rows 1 1, 1, 1 1 and columns 1 1, 1, 1 1.
+    reading = _reading([[[slant], [slant]], [[one]], [[slant], [slant]]],
+                       [[[one], [one]], [[slant]], [[one], [one]]])
+    assert reading.puzzle.rows[0] == (7, 7)
+    settled = settle(reading, _solves)
+    assert settled is not None
+    assert settled.reading.puzzle.rows == ((1, 1), (1,), (1, 1))
+    assert settled.reading.puzzle.columns == ((1, 1), (1,), (1, 1))
+    assert settled.changed == ("row 1: digit 7 -> 1 (and 4 more of that shape)",)
 
 
 # --- whole pictures in fonts the readers misread ----------------------------------------

@@ -97,8 +97,9 @@ def group_glyphs(masks: Sequence[np.ndarray],
     member, whose reading names it. Glyphs are taken surest first; each joins the
     group whose leader it is within `SAME_SHAPE` of, and `CLEARLY_NEARER` than to
     any leader of another digit, provided it is unsure or read as that digit (so
-    a group never holds two sure readings that disagree); else it leads a group
-    of its own. Compared with leaders only, a chain of small steps cannot carry
+    a group never holds two sure readings that disagree), or within `CLASH` and
+    read as that digit (the digit drawn at another pixel phase); else it leads a
+    group of its own. Compared with leaders only, a chain of small steps cannot carry
     one shape into another.
     """
     n = len(masks)
@@ -124,8 +125,11 @@ def group_glyphs(masks: Sequence[np.ndarray],
             k = int(np.argmin(near))
             name = first[leaders[k]]
             others = [d for j, d in enumerate(near) if first[leaders[j]] != name]
-            if (near[k] <= SAME_SHAPE and near[k] <= CLEARLY_NEARER * min(others, default=np.inf)
-                    and (conf[i] < SURE or first[i] == name)):
+            alike = near[k] <= SAME_SHAPE and (conf[i] < SURE or first[i] == name)
+            # Read as the same digit and not clearly another shape: the digit drawn again
+            # at another pixel phase.
+            kin = near[k] <= CLASH and first[i] == name
+            if (alike or kin) and near[k] <= CLEARLY_NEARER * min(others, default=np.inf):
                 home = k
         if home is None:
             leaders.append(i)

@@ -9,8 +9,12 @@ must agree, no shape may be settled as a digit a clearly different shape is
 firmly read as (one font draws a digit one way), and the solver must find a
 solution. A reading is taken only when exactly one combination passes; when
 several pass, the picture does not say which is right and the reading is
-refused, naming the glyphs. When none passes, the unknowns widen step by step
-(see `settle`), and otherwise the caller goes on as before.
+refused, naming the glyphs. The one-shape-per-digit rule gives way only when
+nothing else can: a combination that breaks it is taken when it is the only
+one that solves even with every digit open to the doubted shapes (small
+glyphs of one digit drawn at different pixel phases differ). When none passes,
+the unknowns widen step by step (see `settle`), and otherwise the caller goes on
+as before.
 """
 
 from __future__ import annotations
@@ -123,7 +127,10 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
     # read shape may be the misread one), so a later step's answer is not the only one.
     nearly: tuple[int, ...] | None = None
     for chosen, every_digit in steps:
-        unknowns = chosen[:MAX_UNKNOWNS]
+        # When there are more than can be tried at once, those in lines that cannot fit
+        # come first (one of each such line's digits is misread).
+        unknowns = sorted(chosen, key=lambda k: (-blame.get(k, 0), groups[k].sure,
+                                                 groups[k].confidence))[:MAX_UNKNOWNS]
         doubted = set(unsure) | set(clashing)
         if (unknowns, every_digit) in tried or (every_digit and not unknowns):
             continue
@@ -133,13 +140,33 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
         domains = [_domain(groups[k], every_digit and k in doubted) for k in unknowns]
         found, near = _search(reading, slots, groups, unknowns, domains, solvable, apart,
                               explore_blocked=not every_digit)
-        if near is not None:
-            nearly = nearly or near
         if found:
-            if nearly is not None:
-                raise _two_ways(slots, groups, found, nearly)
+            if nearly is not None or near:
+                raise _two_ways(slots, groups, found, nearly or near[0][0])
             return found
+        if len(near) == 1 and (nearly is None or nearly == near[0][0]) \
+                and _only_way(reading, slots, groups, unknowns, solvable, apart, near[0][1]):
+            # Only a combination that reads clearly different shapes as one digit solves,
+            # even with every digit open to these shapes: the font draws that digit more
+            # than one way (small glyphs at different pixel phases).
+            return near[0][1]
+        if near:
+            nearly = nearly or near[0][0]
     return None
+
+
+def _only_way(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup],
+              unknowns: list[int], solvable: Callable[[Puzzle, float], bool],
+              apart: np.ndarray, candidate: Settled) -> bool:
+    """Whether `candidate` is still the one combination that solves when each of the
+    unknowns may be any digit, shapes read alike or not."""
+    domains = [_domain(groups[k], True) for k in unknowns]
+    try:
+        found, near = _search(reading, slots, groups, unknowns, domains, solvable, apart,
+                              explore_blocked=True)
+    except InputError:  # too many to try, or several: not the only way
+        return False
+    return found is None and len(near) == 1 and near[0][1].changed == candidate.changed
 
 
 def _misfit_counts(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup]
@@ -171,10 +198,12 @@ def _domain(group: GlyphGroup, every_digit: bool) -> tuple[int, ...]:
 def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup],
             unknowns: list[int], domains: list[tuple[int, ...]],
             solvable: Callable[[Puzzle, float], bool], apart: np.ndarray, *,
-            explore_blocked: bool = False) -> tuple[Settled | None, tuple[int, ...] | None]:
-    """The one combination of the unknowns' digits that passes (None: none), and a group
-    changed by a combination that passes but for reading two clearly different shapes as
-    one digit (only looked for with `explore_blocked`; None: none seen)."""
+            explore_blocked: bool = False
+            ) -> tuple[Settled | None, list[tuple[tuple[int, ...], Settled]]]:
+    """The one combination of the unknowns' digits that passes (None: none), and up to two
+    combinations that pass but for reading two clearly different shapes as one digit
+    (only looked for with `explore_blocked`), each as the groups it changes and the
+    reading it makes."""
     group_of = {}
     for k, g in enumerate(groups):
         for i in g.members:
@@ -266,7 +295,7 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
     fixed = [key for key in lines
              if not any(key in unknown_lines[k] for k in unknowns)]
     if not all(fits(key) for key in fixed):
-        return None, None
+        return None, []
     tried = 0
     solved: list[tuple[int, ...]] = []
     solves = 0
@@ -306,6 +335,7 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
     deadline = time.monotonic() + SOLVE_BUDGET
 
     near: list[tuple[int, ...]] = []
+    near_values: list[tuple[int, ...]] = []
 
     def solves_now() -> bool:
         """Whether today's digits make a puzzle that solves (within the search's budget)."""
@@ -325,8 +355,9 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
             return
         if depth == len(unknowns):
             if blocked or not one_shape_per_digit():
-                if explore_blocked and not near and solves_now():
+                if explore_blocked and len(near) < 2 and solves_now():
                     near.append(tuple(k for k in unknowns if value[k] != groups[k].digits[0]))
+                    near_values.append(tuple(value[k] for k in unknowns))
                 return
             if solves_now():
                 solved.append(tuple(value[k] for k in unknowns))
@@ -349,15 +380,25 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
         value[k] = groups[k].digits[0]
 
     walk(0, offset, False)
-    nearly = near[0] if near else None
+    nears = [(changed, _settled(reading, slots, groups, unknowns, values))
+             for changed, values in zip(near, near_values, strict=True)]
     if not solved:
-        return None, nearly
+        return None, nears
     if len(solved) > 1:
         raise _ambiguous(reading, slots, groups, unknowns, solved)
-    for k, digit in zip(unknowns, solved[0], strict=True):
+    found = _settled(reading, slots, groups, unknowns, solved[0])
+    if nears:
+        raise _two_ways(slots, groups, found, nears[0][0])
+    return found, []
+
+
+def _settled(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup],
+             unknowns: list[int], digits: tuple[int, ...]) -> Settled:
+    """The reading with the unknowns read as `digits`, and one note per changed shape:
+    where its first changed glyph is, and how many more there are."""
+    value = [g.digits[0] for g in groups]
+    for k, digit in zip(unknowns, digits, strict=True):
         value[k] = digit
-    settled = _with(reading, slots, groups, value)
-    # One note per shape: where its first changed glyph is, and how many more there are.
     changed = []
     for k, g in enumerate(groups):
         moved = [slots[i] for i in g.members if slots[i].reading.digit != value[k]]
@@ -367,9 +408,7 @@ def _search(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup
             changed.append(f"{first.kind} {first.line + 1}: digit {first.reading.digit} -> "
                            f"{value[k]}{more}")
     changed.sort(key=lambda c: (not c.startswith("row"), int(c.split()[1].rstrip(":"))))
-    if nearly is not None:
-        raise _two_ways(slots, groups, Settled(settled, tuple(changed)), nearly)
-    return Settled(settled, tuple(changed)), None
+    return Settled(_with(reading, slots, groups, value), tuple(changed))
 
 
 def _with(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup],
