@@ -40,6 +40,7 @@ from autoplayer.vision.image import dark_ink, grounded_ink, ink_colour, luminanc
 from autoplayer.vision.page_text import off_centre_line, unaligned_text
 from autoplayer.vision.strips import (
     Strip,
+    TallRow,
     band_end_gap,
     cut_strip,
     drop_frame,
@@ -120,17 +121,18 @@ TALL_DIGITS = 0.9
 def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) -> ClueLayout:
     """The clue bands on the sides `sides` names (left and top when not given); cut again
     knowing it when the digits prove taller than a row's strip."""
-    layout = _find_clues(image, grid, sides, False)
+    layout = _find_clues(image, grid, sides, None)
     heights = [b.box.h for s in layout.columns for g in s.groups for b in g]
     spans = [b - a for a, b in _boundaries(grid.ys, 0, image.shape[0])]
     if heights and spans and float(np.median(heights)) > TALL_DIGITS * float(np.median(spans)):
-        return _find_clues(image, grid, sides, True)
+        return _find_clues(image, grid, sides, float(np.median(heights)))
     return layout
 
 
-def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bool
+def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: float | None
                 ) -> ClueLayout:
-    """`find_clues`, told whether the digits are taller than a row's strip."""
+    """`find_clues`, told how tall the digits are when taller than a row's strip (the
+    column strips' own digits, which nothing crosses)."""
     lum = luminance(image)
     h_img, w_img = lum.shape
     board = _inside(grid.rect, w_img, h_img)
@@ -152,12 +154,14 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
     if col_band.shape[0]:
         col_scale, col_strength = _grounded(
             col_band, False, (1, long), dark,
-            paper_across(col_band, col_spans, board.x, 1, dark, rule_width, pitch, tall),
+            paper_across(col_band, col_spans, board.x, 1, dark, rule_width, pitch,
+                         tall is not None),
             rule_width, reach, grid.xs, board.x)
     if row_band.shape[1]:
         row_scale, row_strength = _grounded(
             row_band, True, (long, 1), dark,
-            paper_across(row_band, row_spans, board.y, 0, dark, rule_width, pitch, tall),
+            paper_across(row_band, row_spans, board.y, 0, dark, rule_width, pitch,
+                         tall is not None),
             rule_width, reach, grid.ys, board.y)
     peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_scale, row_scale)
              if s is not None and s.size]
@@ -218,13 +222,17 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
                 box = Rect(a0, 0, a1 - a0, 0) if column else Rect(0, a0, 0, a1 - a0)
                 out[k] = (Strip(kind, k, box, ()), False)
                 continue
+            rows = None
+            if not column and tall is not None:
+                a0, a1, rows = _tall_row(a0, a1, tall, start, start + strength.shape[0])
             across, along = slice(edge - depth, None), slice(a0 - start, a1 - start)
             if column:
                 box, part = Rect(a0, edge - depth, a1 - a0, depth), (across, along)
             else:
                 box, part = Rect(edge - depth, a0, depth, a1 - a0), (along, across)
             st, sc = strength[part], scale[part]
-            out[k] = (cut_strip(kind, k, box, st, sc, band_threshold, pitch, dark, hair, gap),
+            out[k] = (cut_strip(kind, k, box, st, sc, band_threshold, pitch, dark, hair, gap,
+                                rows),
                       edge == depth and _touches_far_edge(st, band_threshold, pitch, kind, gap))
         return out
 
@@ -272,6 +280,18 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
     return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped),
                       tuple(clipped_columns), ink_level, paper_level, digit_width,
                       row_side, column_side, (w_img, h_img), tuple(ignored))
+
+
+def _tall_row(a0: int, a1: int, height: float, lo: int, hi: int) -> tuple[int, int, TallRow]:
+    """A row's strip for digits `height` tall, taller than the row's span a0..a1 (within
+    lo..hi): widened to hold its digits whole, their tops and feet reaching into the next
+    rows' (`TallRow`). Returns the widened span and its scanlines."""
+    over = max(0.0, (height - (a1 - a0)) / 2)
+    w0, w1 = max(lo, a0 - int(np.ceil(over)) - 1), min(hi, a1 + int(np.ceil(over)) + 1)
+    c0, c1 = a0 + int(over) + 1, a1 - int(over) - 1
+    if c1 <= c0:
+        c0, c1 = a0, a1
+    return w0, w1, TallRow((a0 - w0, a1 - w0), (c0 - w0, c1 - w0))
 
 
 FURNITURE = 0.5

@@ -86,10 +86,12 @@ def band_end_gap(profiles: list[np.ndarray], pitch: float) -> float:
 
 def cut_strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.ndarray,
               band_threshold: float, pitch: float, dark: bool = True,
-              hairline: float | None = None, end_gap: float | None = None) -> Strip:
+              hairline: float | None = None, end_gap: float | None = None,
+              tall: TallRow | None = None) -> Strip:
     """The strip of one line (`box`, its ink `strength` and `scale` cut from the band),
     its ink cut into blobs; `hairline`: the threshold for a hairline font; `end_gap`: the
-    blank that ends the band (`band_end_gap`)."""
+    blank that ends the band (`band_end_gap`); `tall`: the scanlines of a row strip
+    widened for digits taller than the row (`TallRow`)."""
     if strength.size == 0:
         return Strip(kind, index, box, ())
     # Keep only what reaches the board without a long blank gap (the band's far side
@@ -108,8 +110,10 @@ def cut_strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.
         return Strip(kind, index, box, ())
     threshold = hairline if hairline is not None else max(
         band_threshold, STRIP_CONTRAST[dark] * float(scale.max()))
-    ink = _main_line(_drop_edge_slivers(_drop_rules(strength > threshold, kind, pitch), kind,
-                                        pitch), kind)
+    ink = strength > threshold
+    if tall is not None:
+        ink = _own_digits(ink, tall)
+    ink = _main_line(_drop_edge_slivers(_drop_rules(ink, kind, pitch), kind, pitch), kind)
     if not ink.any():
         return Strip(kind, index, box, ())
     if kind == "column":
@@ -155,6 +159,38 @@ def _joined_pieces(ink: np.ndarray, parts: list[tuple[int, int]]) -> list[tuple[
                     break
             if changed:
                 break
+    return out
+
+
+@dataclass(frozen=True)
+class TallRow:
+    """A row strip widened to hold digits taller than the row whole (`clues._tall_row`),
+    their tops and feet reaching into the next rows' strips: scanlines from its start."""
+
+    span: tuple[int, int]
+    """The row's own span."""
+    core: tuple[int, int]
+    """Where no digit of the rows beside reaches."""
+
+
+def _own_digits(ink: np.ndarray, tall: TallRow) -> np.ndarray:
+    """The row's own digits in a widened strip: the shapes reaching its core, whole. A
+    shape reaching the strip's outer scanline too (the next row's core) is shared, a
+    digit touching the next row's (a 1's foot on the 1 below): it keeps only the row's
+    own span, as an unwidened strip would."""
+    (s0, s1), (c0, c1) = tall.span, tall.core
+    if not ink[c0:c1].any():
+        return np.zeros_like(ink)
+    _, labels = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)
+    own = np.unique(labels[c0:c1][ink[c0:c1]])
+    ends = [labels[i][ink[i]] for i, beyond in ((0, s0 > 0), (-1, s1 < ink.shape[0]))
+            if beyond]
+    shared = np.intersect1d(own, np.concatenate(ends)) if ends else np.array([], int)
+    out = np.isin(labels, own) & ink
+    if shared.size:
+        outside = np.ones(ink.shape[0], bool)
+        outside[s0:s1] = False
+        out[outside] &= ~np.isin(labels[outside], shared)
     return out
 
 
