@@ -38,6 +38,7 @@ from autoplayer.vision.hairline import (
 )
 from autoplayer.vision.image import dark_ink, grounded_ink, ink_colour, luminance
 from autoplayer.vision.page_text import off_centre_line, unaligned_text
+from autoplayer.vision.stacking import drop_off_lines
 from autoplayer.vision.strips import (
     Strip,
     TallRow,
@@ -270,6 +271,7 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: fl
     rows = [s if s.index in clipped else drop_specks([s], digit_height)[0] for s in rows]
     columns = [s if s.index in clipped_columns else drop_specks([s], digit_height)[0]
                for s in columns]
+    columns = drop_off_lines(columns, column_side)
     widths = [b.box.w for s in (*rows, *columns) for g in s.groups for b in g
               if b.box.w <= 1.1 * digit_height]
     digit_width = float(np.percentile(widths, 75)) if widths else None
@@ -282,15 +284,19 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: fl
                       row_side, column_side, (w_img, h_img), tuple(ignored))
 
 
-def _tall_row(a0: int, a1: int, height: float, lo: int, hi: int) -> tuple[int, int, TallRow]:
+def _tall_row(a0: int, a1: int, height: float, lo: int, hi: int
+              ) -> tuple[int, int, TallRow | None]:
     """A row's strip for digits `height` tall, taller than the row's span a0..a1 (within
     lo..hi): widened to hold its digits whole, their tops and feet reaching into the next
-    rows' (`TallRow`). Returns the widened span and its scanlines."""
-    over = max(0.0, (height - (a1 - a0)) / 2)
-    w0, w1 = max(lo, a0 - int(np.ceil(over)) - 1), min(hi, a1 + int(np.ceil(over)) + 1)
-    c0, c1 = a0 + int(over) + 1, a1 - int(over) - 1
+    rows' (`TallRow`). Returns the widened span and its scanlines (None: digits no more
+    than a pixel taller than the span keep it as it is)."""
+    over = round((height - (a1 - a0)) / 2)
+    if over < 1:
+        return a0, a1, None
+    w0, w1 = max(lo, a0 - over - 1), min(hi, a1 + over + 1)
+    c0, c1 = a0 + over + 1, a1 - over - 1
     if c1 <= c0:
-        c0, c1 = a0, a1
+        return a0, a1, None
     return w0, w1, TallRow((a0 - w0, a1 - w0), (c0 - w0, c1 - w0))
 
 
