@@ -10,8 +10,6 @@ icons happen to stand near the columns' middles (`page_text.off_centre_line`).
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 from autoplayer.vision.glyphs import Blob
@@ -24,8 +22,8 @@ numbers at most 0.08 off, menus and toolbars above them 0.4 to 0.8)."""
 SAME_STEP = 0.15
 """Steps between stacked numbers within this share of each other are one step."""
 SUPPORT = 3
-"""At least this many steps, and half the columns' first numbers, must agree for the
-lines to be trusted."""
+"""At least this many columns' steps from their first number to their second, and half
+the columns' first numbers, must agree for the lines to be trusted."""
 
 
 def drop_off_lines(strips: list[Strip], side: str) -> list[Strip]:
@@ -74,8 +72,9 @@ def _lines(edges: list[list[tuple[int, int]]]) -> tuple[float, float, float] | N
     """The first line's near and far edge and the step between lines, when enough of the
     board agrees on them; else None."""
     firsts = [spans[0] for spans in edges if spans]
-    steps = np.array([b[0] - a[0] for spans in edges for a, b in itertools.pairwise(spans)],
-                     float)
+    # From the first number to the second: in most columns both are numbers, whatever
+    # stands beyond them.
+    steps = np.array([spans[1][0] - spans[0][0] for spans in edges if len(spans) > 1], float)
     steps = steps[steps > 0]
     if len(firsts) < 2 or steps.size < SUPPORT:
         return None

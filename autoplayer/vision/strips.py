@@ -33,6 +33,38 @@ SPACED_GAP = 1.2
 board's, digits as tall as a cell) ends after this many times its usual wide gap."""
 
 
+SHADOW_GAP = 0.12
+"""Tones of ink this far apart (as shares of a strip's strongest ink) with none between
+are two inks: the digits and their drop shadow (`shadow_tone`)."""
+SHADOW_SHARE = 0.05
+"""A drop shadow holds at least this share of the ink above the strip threshold; the
+digits casting it hold more than it (a shadow shows no more than the digits, partly hidden
+behind them): else the stronger tone is something else, a rule, a panel's box."""
+
+
+def shadow_tone(ink: np.ndarray, floor: float) -> float | None:
+    """The share of a strip's strongest ink that its digits stand above and their drop
+    shadow below, when its ink above `floor` falls into two tones with none between (a
+    shadow in a tone of its own, as pixel fonts draw it: antialiased glyphs spread their
+    edges over every tone between); None when it does not. `ink`: the strip's ink as
+    shares of its strongest."""
+    ink = np.minimum(ink[ink > floor], 1.0)
+    if ink.size < 50:
+        return None
+    step = 0.02
+    counts, edges = np.histogram(ink, bins=int(np.ceil((1.0 - floor) / step)), range=(floor, 1.0))
+    need = round(SHADOW_GAP / step)
+    # The first blank wide enough below the top tone, from the top down.
+    for a, b in reversed(runs(counts == 0)):
+        if b - a < need or b >= counts.size:
+            continue
+        above, below = counts[b:].sum(), counts[:a].sum()
+        if above > below >= SHADOW_SHARE * ink.size:
+            return float((edges[a] + edges[b]) / 2)
+        break
+    return None
+
+
 RULE_FLANK = 0.6
 """A line across a strip has less ink than this share of the strip beside it (`_drop_rules`)."""
 
@@ -108,8 +140,11 @@ def cut_strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.
         scale = scale[scale.shape[0] - reach:, :]
     if strength.size == 0:
         return Strip(kind, index, box, ())
-    threshold = hairline if hairline is not None else max(
-        band_threshold, STRIP_CONTRAST[dark] * float(scale.max()))
+    top = float(scale.max())
+    share = STRIP_CONTRAST[dark]
+    if hairline is None and top > 0:
+        share = max(share, shadow_tone(strength[strength > band_threshold] / top, share) or 0.0)
+    threshold = hairline if hairline is not None else max(band_threshold, share * top)
     ink = strength > threshold
     if tall is not None:
         ink = _own_digits(ink, tall)
