@@ -33,7 +33,7 @@ SPACED_GAP = 1.2
 board's, digits as tall as a cell) ends after this many times its usual wide gap."""
 
 
-SHADOW_GAP = 0.12
+SHADOW_GAP = 0.2
 """Tones of ink this far apart (as shares of a strip's strongest ink) with none between
 are two inks: the digits and their drop shadow (`shadow_tone`)."""
 SHADOW_SHARE = 0.05
