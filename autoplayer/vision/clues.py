@@ -14,6 +14,9 @@ page text beyond the clues is left out (`autoplayer.vision.page_text`). A font
 drawn in antialiased strokes a pixel wide or less is cut again against its
 glyphs' own ink (`autoplayer.vision.hairline`), as no pixel of a hairline
 reaches full ink. Each strip is cut into ink blobs (`autoplayer.vision.strips`);
+a menu or toolbar above the column numbers, off the lines they stack on, is left out
+(`autoplayer.vision.stacking`), and digits taller than the rows are cut whole from
+widened row strips (`_tall_row`);
 numbers are told apart from the digits inside them by the gaps between ink
 columns, learned from all strips at once (`autoplayer.vision.spacing`).
 """
