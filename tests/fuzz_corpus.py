@@ -174,7 +174,7 @@ def mutate(rng: random.Random, seed: Seed, others: Sequence[Seed]) -> tuple[byte
 # ----------------------------------------------------------------- calls
 
 OUT_EXTENSIONS = (".nonogram", ".non", ".xml", ".pbn", ".pattern", ".nin")
-FORMATS = ("native", "non", "webpbn", "tatham", "nin")
+FORMATS = ("native", "non", "webpbn", "tatham", "nin", "puzzlink")
 OLD = b"precious old output\n"
 """What an output file holds before a call that may write it."""
 

@@ -167,6 +167,9 @@ GAME_IDS = (
     "2x2:1/1/1/1",
     "3:1/1/1/1/1/1",
     "10x1:1/1/1/1/1/1/1/1/1/1/10",
+    # puzz.link URLs go where a game ID goes (robx/pzprjs test/script/nonogram.js).
+    "https://puzz.link/p?nonogram/6/6/12g1111h11112j12g11g21j11g3h",
+    "?nonogram/3/2/111111g",
 )
 
 RIPPLE_PUZZLES: dict[str, str] = {
@@ -179,6 +182,8 @@ RIPPLE_PUZZLES: dict[str, str] = {
                                  "0 0 0 0 0 0\n\n 1  1  2  2  2  3\n 1  1  4  4  5  5\n"
                                  " 4  4  4  6  5  5\n 7  7  7  8  8  8\n 9  9  7 10  8 11\n",
     "clash.txt": "1 1\n\n1 1\n",
+    # A file holding a puzz.link URL (robx/pzprjs test/script/ripple.js).
+    "pzprjs-url.txt": "https://puzz.link/p?ripple/4/4/9n8rigk14h32k\n",
 }
 
 RIPPLE_SOLUTIONS: dict[str, tuple[str, str]] = {

@@ -35,8 +35,8 @@ ALL = tuple(FORMATS)
 META = ("title", "author", "copyright")
 
 
-def test_registry_names_the_five_formats():
-    assert set(ALL) == {"native", "non", "webpbn", "tatham", "nin"}
+def test_registry_names_the_six_formats():
+    assert set(ALL) == {"native", "non", "webpbn", "tatham", "nin", "puzzlink"}
 
 
 # ---------------------------------------------------------------- round trips
@@ -134,8 +134,8 @@ def test_shared_puzzle_details(shared_dir):
 def test_shared_puzzles_survive_every_format(shared_dir, tmp_path):
     source = load_puzzle(shared_dir / "nonograms/nonogram-db/qnonograms/tiger.non")
     for fmt, info in FORMATS.items():
-        out = tmp_path / f"tiger{info.extensions[0]}"
-        save_puzzle(source, out)
+        out = tmp_path / f"tiger{info.extensions[0] if info.extensions else '.txt'}"
+        save_puzzle(source, out, fmt)
         back = load_puzzle(out)
         assert differences(source, back, ["rows", "columns", *info.carries]) == [], fmt
 

@@ -12,12 +12,13 @@ import sys
 from autoplayer.errors import UserError, printable
 from autoplayer.files import same_file
 
-FORMAT_NAMES = ("native", "non", "webpbn", "tatham", "nin")
+FORMAT_NAMES = ("native", "non", "webpbn", "tatham", "nin", "puzzlink")
 """Kept here as text so building the parser imports nothing heavy; a test keeps it in step."""
 
 EXIT_OK, EXIT_WRONG, EXIT_BAD_INPUT = 0, 1, 2
 
-_SOURCE_HELP = "puzzle file (format from its extension or content) or a Pattern game ID"
+_SOURCE_HELP = ("puzzle file (format from its extension or content), a Pattern game ID or a "
+                "puzz.link URL")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -59,6 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_convert(args: argparse.Namespace) -> int:
     from autoplayer.games.nonogram import formats
 
+    if _ripple_url(args.input):
+        return _convert_ripple(args)
     fmt = args.fmt
     if fmt is not None and fmt not in formats.FORMATS:
         raise UserError(f"unknown format {fmt!r}; known formats: {', '.join(formats.FORMATS)}")
@@ -81,6 +84,25 @@ def run_convert(args: argparse.Namespace) -> int:
               f"{', '.join(dropped)}; left out", file=sys.stderr)
     formats.save_puzzle(puzzle, args.output, fmt)
     return EXIT_OK
+
+
+def _ripple_url(source: str) -> bool:
+    """Whether `source` is a Ripple Effect puzz.link URL given in place of a file."""
+    from autoplayer import puzzlink
+    from autoplayer.files import exists
+    from autoplayer.games.ripple.puzzlink import PIDS
+
+    return puzzlink.pid_of(source) in PIDS and not exists(source)
+
+
+def _convert_ripple(args: argparse.Namespace) -> int:
+    """A Ripple Effect URL: written in the ripple spec's layout, or as a URL again."""
+    from autoplayer.games.ripple.cli import run_convert as ripple_convert
+
+    if args.fmt not in (None, "puzzlink"):
+        raise UserError(f"the input is a Ripple Effect puzzle: it is written in the ripple "
+                        f"layout (no --to) or as --to puzzlink, not as {args.fmt!r}")
+    return ripple_convert(args.input, args.output, args.fmt or "text")
 
 
 def run_show(args: argparse.Namespace) -> int:

@@ -63,6 +63,12 @@ def _check(args: argparse.Namespace) -> int:
     return run_check(args.puzzle, args.solution)
 
 
+def _convert(args: argparse.Namespace) -> int:
+    from autoplayer.games.ripple.cli import run_convert
+
+    return run_convert(args.input, args.output, args.fmt)
+
+
 def _generate(args: argparse.Namespace) -> int:
     from autoplayer.files import is_stdio, write_output
     from autoplayer.games.ripple.drawing import draw
@@ -97,7 +103,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Solves INPUT, writes the solution to OUTPUT and draws it. Exit 0 when "
                     "solved (says so when not unique), 1 when there is no solution, 2 on bad "
                     "input.")
-    solve.add_argument("input", metavar="INPUT", help="puzzle file (either layout)")
+    solve.add_argument("input", metavar="INPUT",
+                       help="puzzle file (either layout) or puzz.link URL")
     solve.add_argument("output", metavar="OUTPUT", help="where to write the solution")
     solve.add_argument("--all", action="store_true", help="list every solution (up to --limit)")
     solve.add_argument("--limit", type=_limit, default=100, metavar="N",
@@ -108,9 +115,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "check", help="draw a puzzle, or check a solution (like ripple-effect-check)",
         description="Draws PUZZLE with its rooms; with SOLUTION, draws that, lists every "
                     "violation or says 'Solution correct'. Exit 0 when correct, 1 when not.")
-    check.add_argument("puzzle", metavar="PUZZLE")
+    check.add_argument("puzzle", metavar="PUZZLE", help="puzzle file or puzz.link URL")
     check.add_argument("solution", metavar="SOLUTION", nargs="?")
     check.set_defaults(func=_check)
+
+    convert = commands.add_parser(
+        "convert", help="write a puzzle as a puzz.link URL, or a URL as a puzzle file",
+        description="Reads INPUT (a puzzle file in either layout, or a puzz.link URL) and "
+                    "writes it to OUTPUT ('-': standard output) in the spec's layout, or as "
+                    "a puzz.link URL with --to puzzlink.")
+    convert.add_argument("input", metavar="INPUT", help="puzzle file or puzz.link URL")
+    convert.add_argument("output", metavar="OUTPUT", help="file to write, or - for stdout")
+    convert.add_argument("--to", dest="fmt", choices=("text", "puzzlink"), default="text",
+                         help="text: rooms, a blank line, values (default); puzzlink: a URL")
+    convert.set_defaults(func=_convert)
 
     gen = commands.add_parser(
         "generate", help="make a random puzzle with exactly one solution",

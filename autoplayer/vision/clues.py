@@ -52,6 +52,7 @@ from autoplayer.vision.strips import (
     ink_extent,
     thickest_rule,
 )
+from autoplayer.vision.two_tone import two_tone_threshold
 
 if TYPE_CHECKING:
     from autoplayer.vision.sides import ClueSides
@@ -258,8 +259,14 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: fl
         col_cut = cut("column", range(n_col), col_hair)
         row_cut = cut("row", range(n_row), row_hair)
     else:
-        col_cut |= cut("column", [k for k in range(n_col) if k not in col_cut], None)
-        row_cut |= cut("row", [k for k in range(n_row) if k not in row_cut], None)
+        # Digits over their own shadow are cut again between the two tones (each band
+        # against its own ink: the bands' paper differs).
+        col_shadow = two_tone_threshold(sample_cols, col_strength, board.x, 0, band_threshold)
+        row_shadow = two_tone_threshold(sample_rows, row_strength, 0, board.y, band_threshold)
+        col_cut = cut("column", range(n_col), col_shadow) if col_shadow is not None else \
+            col_cut | cut("column", [k for k in range(n_col) if k not in col_cut], None)
+        row_cut = cut("row", range(n_row), row_shadow) if row_shadow is not None else \
+            row_cut | cut("row", [k for k in range(n_row) if k not in row_cut], None)
     columns = drop_frame([col_cut[k][0] for k in range(n_col)], pitch)
     rows = drop_frame([row_cut[k][0] for k in range(n_row)], pitch)
     if column_side == "bottom":

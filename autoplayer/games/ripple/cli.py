@@ -23,6 +23,9 @@ from autoplayer.games.ripple.model import Puzzle
 from autoplayer.games.ripple.solver import MAX_LISTED, solve
 from autoplayer.limits import whole_number
 
+CONVERT_FORMATS = ("text", "puzzlink")
+"""`text`: the spec's layout (rooms, a blank line, values with '-'); `puzzlink`: a URL."""
+
 SOLVED, NO_SOLUTION, USER_ERROR = 0, 1, 2
 """Exit codes: solved (unique or not) / solution correct; none / violations; bad input
 (and, from `exits`, 74 output not written, 130 Ctrl-C)."""
@@ -34,6 +37,7 @@ SOLVE_USAGE = (
     "USAGE: ripple-effect <input file> <output file>\n"
     "       ripple-effect --all [--limit=N] <input file> <output file>\n"
     f"  --all      list every solution (at most N, default {DEFAULT_LIMIT})\n"
+    "<input file> may also be a puzz.link URL (https://puzz.link/p?ripple/...)\n"
 )
 CHECK_USAGE = "USAGE: ripple-effect-check <puzzle file> [<solution file>]\n"
 SOLVE_USAGE_LINE = ("USAGE: ripple-effect <input file> <output file> "
@@ -43,7 +47,44 @@ SOLVE_USAGE_LINE = ("USAGE: ripple-effect <input file> <output file> "
 
 
 def load_puzzle(path: str | Path) -> Puzzle:
-    return parse_puzzle(read_text(path), "standard input" if is_stdio(path) else path)
+    """A puzzle file in either layout (`-`: standard input), a file holding a puzz.link
+    URL, or the URL itself given in place of a file name."""
+    from autoplayer.files import exists
+    from autoplayer.games.ripple import puzzlink
+
+    if isinstance(path, str) and not exists(path) and puzzlink.looks_like(path):
+        try:
+            return puzzlink.parse_url(path)
+        except InputError as err:
+            from autoplayer.puzzlink import WHERE
+
+            raise err.at(WHERE) from None
+    text = read_text(path)
+    name = "standard input" if is_stdio(path) else path
+    if puzzlink.looks_like(text) and "\n" not in text.strip():
+        try:
+            return puzzlink.parse_url(text)
+        except InputError as err:
+            raise InputError(err.message, path=name, line=1) from None
+    return parse_puzzle(text, name)
+
+
+def run_convert(input_path: str, output_path: str, fmt: str | None = None) -> int:
+    """Writes the puzzle at INPUT (a file or a URL) as a puzz.link URL or in the spec's
+    layout (`text`, the default)."""
+    from autoplayer.games.ripple import puzzlink
+    from autoplayer.games.ripple.formats import format_puzzle
+
+    fmt = fmt or "text"
+    if fmt not in CONVERT_FORMATS:
+        raise UserError(f"unknown format {fmt!r}; a Ripple Effect puzzle is written as "
+                        f"{' or '.join(CONVERT_FORMATS)}")
+    if same_file(input_path, output_path):
+        raise UserError(f"{output_path}: is the input file; refusing to overwrite it")
+    puzzle = load_puzzle(input_path)
+    text = puzzlink.url(puzzle) + "\n" if fmt == "puzzlink" else format_puzzle(puzzle)
+    write_output(output_path, text)
+    return SOLVED
 
 
 def run_solve(input_path: str, output_path: str, *, list_all: bool = False,

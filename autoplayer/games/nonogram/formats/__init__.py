@@ -16,7 +16,15 @@ from pathlib import Path
 from types import ModuleType
 
 from autoplayer.errors import InputError, UserError
-from autoplayer.games.nonogram.formats import common, native, nin, non, tatham, webpbn
+from autoplayer.games.nonogram.formats import (
+    common,
+    native,
+    nin,
+    non,
+    puzzlink,
+    tatham,
+    webpbn,
+)
 from autoplayer.games.nonogram.model import Puzzle
 
 
@@ -39,7 +47,7 @@ def _entry(module: ModuleType) -> Format:
 
 
 FORMATS: dict[str, Format] = {
-    m.NAME: _entry(m) for m in (native, non, webpbn, tatham, nin)
+    m.NAME: _entry(m) for m in (puzzlink, native, non, webpbn, tatham, nin)
 }
 """Every format by name, in the order `detect_format` tries their content tests."""
 
@@ -99,10 +107,17 @@ def is_game_id(text: str) -> bool:
 
 
 def load_puzzle(source: str | Path) -> Puzzle:
-    """A puzzle from a file (`-`: standard input), or from a Tatham game ID given in
-    place of a file name."""
+    """A puzzle from a file (`-`: standard input), or from a Tatham game ID or a
+    puzz.link URL given in place of a file name."""
     from autoplayer.files import exists, is_stdio, read_input
 
+    if isinstance(source, str) and not exists(source) and puzzlink.looks_like(source):
+        try:
+            return puzzlink.parse(source)
+        except InputError as err:
+            from autoplayer.puzzlink import WHERE
+
+            raise InputError(err.message, path=WHERE) from None
     if isinstance(source, str) and not exists(source) and is_game_id(source):
         try:
             return tatham.parse(source)

@@ -1,0 +1,107 @@
+"""Looks of the bundled page the reader used to refuse (issue 23), read exactly now.
+
+Each picture is a headless Chromium shot of `autoplayer serve` with its puzzle beside
+it as .non (the look's parameters in the comment):
+
+- an italic font whose 1 comes out as several shapes (small glyphs at different pixel
+  phases), some read surely as 7 or 4: the only reading the puzzle allows is settled,
+  although it reads different shapes as one digit (`settle`);
+- an italic serif whose 2s fall into many near shapes, all read as 7: one group per
+  digit the readers name alike, so the puzzle settles one unknown, not fourteen
+  (`digit_classes`);
+- pixel digits over a drop shadow in a tone near the ink: cut between the two tones,
+  not around both (`two_tone`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from autoplayer.games.nonogram.formats import load_puzzle
+from autoplayer.games.nonogram.reader import read_nonogram
+from autoplayer.geometry import Rect
+from autoplayer.vision.glyphs import Blob
+from autoplayer.vision.strips import Strip
+from autoplayer.vision.templates import every_template_set
+from autoplayer.vision.two_tone import two_tone_threshold
+
+DATA = Path(__file__).resolve().parent / "data"
+
+LOOKS = [
+    # skin=bars theme=dark size=6x6 cell=24 rows=right open-sans italic, panel, heading
+    ("bars-dark-italic-6x6-seed299830", True),
+    # skin=sans theme=light size=39x27 cell=14 columns=bottom open-sans bold italic
+    # digits=0.63, status line
+    ("sans-light-italic-bold-39x27-seed5401", True),
+    # skin=bars theme=light size=19x7 cell=15 dejavu-serif bold italic, noise, grey ink
+    ("bars-light-italic-serif-19x7-seed897498", True),
+    # skin=pixel theme=dark size=21x20 cell=21 frame=0 noise, ink 6.1:1 blue
+    ("pixel-dark-shadow-21x20-seed137916", False),
+]
+
+
+@pytest.mark.parametrize(("name", "settled"), LOOKS, ids=[n for n, _ in LOOKS])
+def test_look_reads_exactly(name: str, settled: bool) -> None:
+    image = np.asarray(Image.open(DATA / f"{name}.png").convert("RGB"))
+    truth = load_puzzle(DATA / f"{name}.non")
+    reading = read_nonogram(image, fallbacks=every_template_set())
+    assert (reading.grid.width, reading.grid.height) == (truth.width, truth.height)
+    assert reading.puzzle.rows == truth.rows
+    assert reading.puzzle.columns == truth.columns
+    assert bool(reading.corrections) == settled, reading.corrections
+
+
+# --- two tones, synthetic --------------------------------------------------------------
+
+PIXEL_SIX = ["###.", "#...", "###.", "#.#.", "###."]
+
+
+def _band(glyphs: int, shadow: float | None, ink: list[float], block: int = 3,
+          blur: bool = False) -> tuple[list[Strip], np.ndarray]:
+    """A row of pixel 6s (ink strengths `ink[k % len(ink)]`), each over a shadow one block
+    down and right in tone `shadow`, on paper 0, and its strip as cut at threshold 1."""
+    h, w = (len(PIXEL_SIX) + 2) * block, len(PIXEL_SIX[0]) * block + block
+    band = np.zeros((h + 4, glyphs * (w + 4)), np.float32)
+    blobs = []
+    for k in range(glyphs):
+        x0 = k * (w + 4) + 2
+        patch = np.zeros((h, w), np.float32)
+        for dy, tone in ((block, shadow), (0, ink[k % len(ink)])):
+            if tone is None:
+                continue
+            for j, line in enumerate(PIXEL_SIX):
+                for i, c in enumerate(line):
+                    if c == "#":
+                        patch[j * block + dy:(j + 1) * block + dy,
+                              i * block + dy:(i + 1) * block + dy] = tone
+        if blur:
+            patch = np.maximum(patch, np.pad(patch, 1)[:-2, 1:-1] * 0.5)
+        band[2:2 + h, x0:x0 + w] = patch
+        mask = patch > 1
+        ys, xs = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+        box = Rect(x0 + int(xs[0]), 2 + int(ys[0]),
+                   int(xs[-1] - xs[0] + 1), int(ys[-1] - ys[0] + 1))
+        blobs.append(Blob(box, mask[ys[0]:ys[-1] + 1, xs[0]:xs[-1] + 1]))
+    strip = Strip("row", 0, Rect(0, 0, band.shape[1], band.shape[0]), (tuple(blobs),))
+    return [strip], band
+
+
+def test_digits_over_their_shadow_are_cut_between_the_tones() -> None:
+    strips, band = _band(8, shadow=130.0, ink=[240.0])
+    threshold = two_tone_threshold(strips, band, 0, 0, 1.0)
+    assert threshold is not None and 130 < threshold < 240
+
+
+@pytest.mark.parametrize("case", ["one tone", "paler solved numbers", "antialiased edges"])
+def test_one_tone_glyphs_keep_the_usual_threshold(case: str) -> None:
+    strips, band = {
+        "one tone": lambda: _band(8, None, [240.0]),
+        # Two tones over the band but one in each glyph: not a shadow.
+        "paler solved numbers": lambda: _band(8, None, [240.0, 120.0]),
+        "antialiased edges": lambda: _band(8, None, [240.0], blur=True),
+    }[case]()
+    assert two_tone_threshold(strips, band, 0, 0, 1.0) is None
