@@ -47,7 +47,8 @@ def shadow_tone(ink: np.ndarray, floor: float) -> float | None:
     shadow below, when its ink above `floor` falls into two tones with none between (a
     shadow in a tone of its own, as pixel fonts draw it: antialiased glyphs spread their
     edges over every tone between); None when it does not. `ink`: the strip's ink as
-    shares of its strongest."""
+    shares of its strongest. This is the strip's own look, where the band's (`two_tone`)
+    found no shadow: a pale one on light paper lies too little inside the glyphs for it."""
     ink = np.minimum(ink[ink > floor], 1.0)
     if ink.size < 50:
         return None
