@@ -31,7 +31,9 @@ def paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, ax
     digit), no brighter than the brightest pixel there. With `tall` digits (taller than
     a strip: the stem of a 1 crosses it whole) that cap is looked for within half a cell
     across too where solid ink crosses the strip (the frame of a bar, solid too, would
-    pass for ink: only digits known to be tall get this).
+    pass for ink: only digits known to be tall get this), and where it is solid there too
+    (the stems of 1s stacked in three lines run on unbroken) the paper beside the stem
+    along the strip stands in alone.
     """
     if not band.size:
         return band.copy()
@@ -41,19 +43,28 @@ def paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, ax
     thin_out, spread, lower = ((cv2.MORPH_ERODE, cv2.MORPH_DILATE, np.minimum) if dark
                                else (cv2.MORPH_DILATE, cv2.MORPH_ERODE, np.maximum))
     raw = _across(band, spans, offset, axis, dark)
+    stacked = None
     if tall:
         # A strip crossed wholly by ink as dark as the band's darkest (light: as light)
         # is crossed by a stroke of a digit taller than the strip: its paper lies beyond.
         ink_level, middle = np.percentile(band, [0.5 if dark else 99.5, 50])
-        solid = np.abs(raw - ink_level) < SOLID_INK * abs(middle - ink_level)
+        limit = SOLID_INK * abs(middle - ink_level)
+        solid = np.abs(raw - ink_level) < limit
         if solid.any():
             raw = np.where(solid, _across(band, spans, offset, axis, dark, reach // 2), raw)
+            # Still solid half a cell beyond: the stems of one digit stacked in the next
+            # lines too ("1" over "1" over "1") run on unbroken. Only the paper along the
+            # strip, beside the stem, is left to measure it against.
+            stacked = solid & (np.abs(raw - ink_level) < limit)
     # Beyond the band's edge is no paper: a highlight along its edge is not an area.
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, square)
     thinned = cv2.morphologyEx(band, thin_out, kernel, borderType=cv2.BORDER_CONSTANT,
                                borderValue=0.0 if dark else 255.0)
     area = _across(thinned, spans, offset, axis, dark)
-    nearby = lower(raw, _morph(area, spread, along))
+    beside = _morph(area, spread, along)
+    nearby = lower(raw, beside)
+    if stacked is not None and stacked.any():
+        nearby = np.where(stacked, beside, nearby)
     return np.maximum(area, nearby) if dark else np.minimum(area, nearby)
 
 
