@@ -23,7 +23,14 @@ REACH = 2.5
 LINED_UP = 0.5
 """Share of the lines that must have ink beside them for a side to hold clues."""
 MIN_STEP = 40.0
-"""Luminance steps (0..255) a stroke departs from its strip's ground by, at least."""
+"""Luminance steps (0..255) a stroke departs from its strip's ground by, at least, on a
+ground as rough as `ROUGH` or rougher."""
+FAINT_STEP = 20.0
+"""The least step on a smooth ground: faint clue ink (2.5:1 on a dark page is some 35
+levels) stands out of a flat or gently shaded ground by far less than `MIN_STEP`."""
+ROUGH = 4.0
+"""A stroke departs from its ground by this many times the ground's own spread (the
+median departure of a strip's pixels, textures and noise) at least."""
 
 
 @dataclass(frozen=True)
@@ -168,7 +175,8 @@ def _stacked_ink(region: np.ndarray, rows: np.ndarray, pitch: int) -> np.ndarray
     parts = region[rows].astype(np.float32)
     n, h, w = parts.shape
     diff = np.abs(parts - _local_ground(parts, pitch)[:, None, :])
-    step = np.maximum(MIN_STEP, 0.3 * diff.max(axis=(1, 2)))
+    rough = np.clip(ROUGH * np.median(diff.reshape(n, -1), axis=1), FAINT_STEP, MIN_STEP)
+    step = np.maximum(rough, 0.3 * diff.max(axis=(1, 2)))
     ink = (diff > step[:, None, None]).astype(np.uint8).reshape(n * h, w)
     if w > pitch:
         ink &= 1 - cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, pitch), np.uint8),
