@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
 
 from autoplayer.geometry import Rect
@@ -160,6 +161,12 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
             row_band, True, (long, 1), dark,
             paper_across(row_band, row_spans, board.y, 0, dark, rule_width, pitch, tall),
             rule_width, reach, grid.ys, board.y)
+    # What the bands' and strips' strongest ink is measured by: no line along a band (a
+    # box's border along the board's edge, where no frame stands) is a number's ink.
+    if col_scale is not None:
+        col_scale = _lines_dropped(col_scale, long, False, rule_width)
+    if row_scale is not None:
+        row_scale = _lines_dropped(row_scale, long, True, rule_width)
     peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_scale, row_scale)
              if s is not None and s.size]
     peak = max(peaks) if peaks else 0.0
@@ -303,6 +310,27 @@ def _grounded(band: np.ndarray, turned: bool, kernel_wh: tuple[int, int], dark: 
             scale, strength = grounded_ink(band, kernel_wh, dark, ground, rule_width,
                                            colour=ink_colour(numbers, dark))
     return scale, strength
+
+
+def _lines_dropped(scale: np.ndarray, long: int, turned: bool, rule_width: int
+                   ) -> np.ndarray:
+    """A band's ink contrast (`scale`) less lines running along the band (across its
+    strips) longer than `long`: a column strip is a pitch wide and a row strip a pitch
+    tall, so no number runs that far across them. A box's border or a bar's edge along
+    the board (no frame standing there) can be far stronger than faint clue ink, and
+    would set the threshold above it. Breaks where a box's side crosses are bridged."""
+    if not scale.size or scale.shape[0 if turned else 1] <= long:
+        return scale
+    # cv2 sizes are (w, h): a column band's lines run along its rows, a row band's down.
+    kernel, bridge = ((1, long), (1, rule_width + 1)) if turned else \
+        ((long, 1), (rule_width + 1, 1))
+    seen = (scale > 0).view(np.uint8)
+    line = cv2.morphologyEx(cv2.morphologyEx(seen, cv2.MORPH_CLOSE, np.ones(bridge[::-1],
+                                                                             np.uint8)),
+                            cv2.MORPH_OPEN, np.ones(kernel[::-1], np.uint8))
+    if not line.any():
+        return scale
+    return np.where(line.astype(bool), 0.0, scale).astype(scale.dtype)
 
 
 def _near_numbers(band: np.ndarray, reach: int, spans: tuple[tuple[int, int], ...],
