@@ -40,6 +40,7 @@ from autoplayer.vision.hairline import (
 from autoplayer.vision.image import dark_ink, grounded_ink, ink_colour, luminance
 from autoplayer.vision.page_text import off_centre_line, unaligned_text
 from autoplayer.vision.strips import (
+    STRIP_CONTRAST,
     Strip,
     band_end_gap,
     cut_strip,
@@ -161,12 +162,12 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
             row_band, True, (long, 1), dark,
             paper_across(row_band, row_spans, board.y, 0, dark, rule_width, pitch, tall),
             rule_width, reach, grid.ys, board.y)
-    # What the bands' and strips' strongest ink is measured by: no line along a band (a
-    # box's border along the board's edge, where no frame stands) is a number's ink.
-    if col_scale is not None:
-        col_scale = _lines_dropped(col_scale, long, False, rule_width)
-    if row_scale is not None:
-        row_scale = _lines_dropped(row_scale, long, True, rule_width)
+    # A strip whose ink a line along the band outshines (a box's border along the board's
+    # edge, where no frame stands) is measured without the line (`_lines_dropped`).
+    col_free = _lines_dropped(col_scale, long, False, rule_width) \
+        if col_scale is not None else None
+    row_free = _lines_dropped(row_scale, long, True, rule_width) \
+        if row_scale is not None else None
     peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_scale, row_scale)
              if s is not None and s.size]
     peak = max(peaks) if peaks else 0.0
@@ -214,9 +215,9 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
         span, and across it from the band's depth to the board's edge.
         """
         column = kind == "column"
-        spans, strength, scale, depth, gap = (
-            (col_spans, col_strength, col_scale, col_depth, col_gap) if column
-            else (row_spans, row_strength, row_scale, row_depth, row_gap)
+        spans, strength, scale, free, depth, gap = (
+            (col_spans, col_strength, col_scale, col_free, col_depth, col_gap) if column
+            else (row_spans, row_strength, row_scale, row_free, row_depth, row_gap)
         )
         start, edge = (board.x, col_band.shape[0]) if column else (board.y, row_band.shape[1])
         out: dict[int, tuple[Strip, bool]] = {}
@@ -232,6 +233,9 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
             else:
                 box, part = Rect(edge - depth, a0, depth, a1 - a0), (along, across)
             st, sc = strength[part], scale[part]
+            if free is not None and st.size and float(st.max()) <= max(
+                    band_threshold, STRIP_CONTRAST[dark] * float(sc.max())):
+                sc = free[part]  # nothing would pass: the strip's strongest is a line
             out[k] = (cut_strip(kind, k, box, st, sc, band_threshold, pitch, dark, hair, gap),
                       edge == depth and _touches_far_edge(st, band_threshold, pitch, kind, gap))
         return out
@@ -318,13 +322,17 @@ def _lines_dropped(scale: np.ndarray, long: int, turned: bool, rule_width: int
     strips) longer than `long`: a column strip is a pitch wide and a row strip a pitch
     tall, so no number runs that far across them. A box's border or a bar's edge along
     the board (no frame standing there) can be far stronger than faint clue ink, and
-    would set the threshold above it. Breaks where a box's side crosses are bridged."""
+    would set a strip's threshold (a share of its strongest ink) above all of it.
+    Breaks where a box's side crosses are bridged."""
     if not scale.size or scale.shape[0 if turned else 1] <= long:
         return scale
     # cv2 sizes are (w, h): a column band's lines run along its rows, a row band's down.
     kernel, bridge = ((1, long), (1, rule_width + 1)) if turned else \
         ((long, 1), (rule_width + 1, 1))
-    seen = (scale > 0).view(np.uint8)
+    # Strong as ink is (`BAND_CONTRAST` of the band's peak): a textured ground's weak
+    # departures, bridged, would run on as far as any line.
+    peak = float(np.percentile(scale[::2, ::2], 99.9))
+    seen = (scale > max(BAND_CONTRAST * peak, 8.0)).view(np.uint8)
     line = cv2.morphologyEx(cv2.morphologyEx(seen, cv2.MORPH_CLOSE, np.ones(bridge[::-1],
                                                                              np.uint8)),
                             cv2.MORPH_OPEN, np.ones(kernel[::-1], np.uint8))
