@@ -87,8 +87,9 @@ def ink_is_dark(col_band: np.ndarray, row_band: np.ndarray, grid: Grid) -> bool 
     Each cell beside the board (where every line's last number sits) is mostly its
     own ground with a digit on it: the digit is the extreme further from the cell's
     ground. Cells judged one by one are not swayed by what lies beyond a short band
-    (page text, a dark page a band fades into); each votes with its contrast, so
-    cells holding no digit hardly count. The ground is taken locally and lines along
+    (page text, a dark page a band fades into); each votes with how much ink departs
+    how far, so cells holding no digit hardly count, and a bevel's thin highlight
+    along a digit outweighs none of it. The ground is taken locally and lines along
     the band left out (`_off_ground`): a gradient under faint ink spans more levels
     than the ink departs by, and a box's border or highlight along the board's edge
     more still; either would pass for the ink. None when no cell has room beside the
@@ -107,8 +108,10 @@ def ink_is_dark(col_band: np.ndarray, row_band: np.ndarray, grid: Grid) -> bool 
     cells = [c for c in cells if c.size == side * k]
     if not cells or k < 1:
         return None
-    lo, hi = np.percentile(np.stack(cells), [0.5, 99.5], axis=1)
-    return bool((-lo - hi).sum() >= 0)
+    off = np.stack(cells)
+    dark = np.where(off <= -GROUND_FLOOR, -off, 0.0).sum()
+    light = np.where(off >= GROUND_FLOOR, off, 0.0).sum()
+    return bool(dark >= light)
 
 
 GROUND_WINDOW = 0.6
