@@ -136,3 +136,19 @@ def test_faint_blue_ink_on_a_gradient_reads_exactly():
     assert (reading.grid.width, reading.grid.height) == (truth.width, truth.height)
     assert reading.puzzle.rows == truth.rows
     assert reading.puzzle.columns == truth.columns
+
+
+def test_faint_marks_beside_a_board_of_dark_numbers_are_no_clues():
+    """A page's faint decoration (30 levels) right of the rows and below the columns of a
+    board whose row clues are black: no faint mark is taken for a clue, even where no
+    side of the columns holds any (one ink draws every clue)."""
+    lum, grid = _page(ground=230.0, ink=0.0)
+    board = grid.rect
+    lum[board.y - PITCH:board.y - 1, board.x:board.right] = 230.0  # no column clues
+    for a, _ in grid.ys:
+        _digit(lum, board.right + 8, a + 4, 200.0)
+    for a, _ in grid.xs:
+        _digit(lum, a + 7, board.bottom + 5, 200.0)
+    sides = clue_sides(lum, grid)
+    assert sides.row == "left"
+    assert sides.score("right") < 0.5 and sides.score("bottom") < 0.5
