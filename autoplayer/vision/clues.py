@@ -163,11 +163,17 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
             paper_across(row_band, row_spans, board.y, 0, dark, rule_width, pitch, tall),
             rule_width, reach, grid.ys, board.y)
     # A strip whose ink a line along the band outshines (a box's border along the board's
-    # edge, where no frame stands) is measured without the line (`_lines_dropped`).
-    col_free = _lines_dropped(col_scale, long, False, rule_width) \
-        if col_scale is not None else None
-    row_free = _lines_dropped(row_scale, long, True, rule_width) \
-        if row_scale is not None else None
+    # edge, where no frame stands) is measured without the line (`_lines_dropped`; found
+    # when a strip first needs it).
+    free: dict[bool, np.ndarray] = {}
+
+    def line_free(column: bool) -> np.ndarray:
+        if column not in free:
+            scale = col_scale if column else row_scale
+            assert scale is not None
+            free[column] = _lines_dropped(scale, long, not column, rule_width)
+        return free[column]
+
     peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_scale, row_scale)
              if s is not None and s.size]
     peak = max(peaks) if peaks else 0.0
@@ -215,9 +221,9 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
         span, and across it from the band's depth to the board's edge.
         """
         column = kind == "column"
-        spans, strength, scale, free, depth, gap = (
-            (col_spans, col_strength, col_scale, col_free, col_depth, col_gap) if column
-            else (row_spans, row_strength, row_scale, row_free, row_depth, row_gap)
+        spans, strength, scale, depth, gap = (
+            (col_spans, col_strength, col_scale, col_depth, col_gap) if column
+            else (row_spans, row_strength, row_scale, row_depth, row_gap)
         )
         start, edge = (board.x, col_band.shape[0]) if column else (board.y, row_band.shape[1])
         out: dict[int, tuple[Strip, bool]] = {}
@@ -233,9 +239,9 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
             else:
                 box, part = Rect(edge - depth, a0, depth, a1 - a0), (along, across)
             st, sc = strength[part], scale[part]
-            if free is not None and st.size and float(st.max()) <= max(
+            if st.size and float(st.max()) <= max(
                     band_threshold, STRIP_CONTRAST[dark] * float(sc.max())):
-                sc = free[part]  # nothing would pass: the strip's strongest is a line
+                sc = line_free(column)[part]  # nothing would pass: is its strongest a line?
             out[k] = (cut_strip(kind, k, box, st, sc, band_threshold, pitch, dark, hair, gap),
                       edge == depth and _touches_far_edge(st, band_threshold, pitch, kind, gap))
         return out
