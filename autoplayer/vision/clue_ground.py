@@ -87,9 +87,10 @@ def ink_is_dark(col_band: np.ndarray, row_band: np.ndarray, grid: Grid) -> bool 
     Each cell beside the board (where every line's last number sits) is mostly its
     own ground with a digit on it: the digit is the extreme further from the cell's
     ground. Cells judged one by one are not swayed by what lies beyond a short band
-    (page text, a dark page a band fades into); each votes with how much ink departs
-    how far, so cells holding no digit hardly count, and a bevel's thin highlight
-    along a digit outweighs none of it. The ground is taken locally and lines along
+    (page text, a dark page a band fades into); each votes with its contrast, so
+    cells holding no digit hardly count. A cell whose extremes are even (`EVEN`: a
+    bevel's thin highlight as light as its digit is dark) votes by how much departs
+    each way. The ground is taken locally and lines along
     the band left out (`_off_ground`): a gradient under faint ink spans more levels
     than the ink departs by, and a box's border or highlight along the board's edge
     more still; either would pass for the ink. None when no cell has room beside the
@@ -109,9 +110,17 @@ def ink_is_dark(col_band: np.ndarray, row_band: np.ndarray, grid: Grid) -> bool 
     if not cells or k < 1:
         return None
     off = np.stack(cells)
-    dark = np.where(off <= -GROUND_FLOOR, -off, 0.0).sum()
-    light = np.where(off >= GROUND_FLOOR, off, 0.0).sum()
-    return bool(dark >= light)
+    lo, hi = np.percentile(off, [0.5, 99.5], axis=1)
+    reach = np.maximum(-lo, hi)
+    votes = -lo - hi
+    # Extremes about as far either way (a bevel's highlight as light as the digit is
+    # dark): how much departs each way settles the cell.
+    dark = np.where(off <= -GROUND_FLOOR, -off, 0.0).sum(axis=1)
+    light = np.where(off >= GROUND_FLOOR, off, 0.0).sum(axis=1)
+    even = np.abs(votes) < EVEN * reach
+    share = (dark - light) / np.maximum(dark + light, 1.0)
+    votes = np.where(even, share * reach, votes)
+    return bool(votes.sum() >= 0)
 
 
 GROUND_WINDOW = 0.6
@@ -120,6 +129,9 @@ strokes are thick, so that they stay off it, and narrow enough to follow a gradi
 RULE_LENGTH = 1.5
 """Departures running further than this many pitches along a band are a line (a box's
 border, a highlight, a seam), not a digit: no digit is that long."""
+EVEN = 0.25
+"""A cell whose extremes depart within this share of each other either way votes by the
+mass of its departures instead."""
 GROUND_FLOOR = 8.0
 """Departures under this many levels are the ground's own texture."""
 
