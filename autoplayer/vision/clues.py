@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
 
 from autoplayer.geometry import Rect
@@ -43,6 +44,7 @@ from autoplayer.vision.image import dark_ink, grounded_ink, ink_colour, luminanc
 from autoplayer.vision.page_text import off_centre_line, unaligned_text
 from autoplayer.vision.stacking import drop_off_lines
 from autoplayer.vision.strips import (
+    STRIP_CONTRAST,
     Strip,
     TallRow,
     band_end_gap,
@@ -168,6 +170,18 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: fl
             paper_across(row_band, row_spans, board.y, 0, dark, rule_width, pitch,
                          tall is not None),
             rule_width, reach, grid.ys, board.y)
+    # A strip whose ink a line along the band outshines (a box's border along the board's
+    # edge, where no frame stands) is measured without the line (`_lines_dropped`; found
+    # when a strip first needs it).
+    free: dict[bool, np.ndarray] = {}
+
+    def line_free(column: bool) -> np.ndarray:
+        if column not in free:
+            scale = col_scale if column else row_scale
+            assert scale is not None
+            free[column] = _lines_dropped(scale, long, not column, rule_width)
+        return free[column]
+
     peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_scale, row_scale)
              if s is not None and s.size]
     peak = max(peaks) if peaks else 0.0
@@ -236,6 +250,9 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: fl
             else:
                 box, part = Rect(edge - depth, a0, depth, a1 - a0), (along, across)
             st, sc = strength[part], scale[part]
+            if st.size and float(st.max()) <= max(
+                    band_threshold, STRIP_CONTRAST[dark] * float(sc.max())):
+                sc = line_free(column)[part]  # nothing would pass: is its strongest a line?
             out[k] = (cut_strip(kind, k, box, st, sc, band_threshold, pitch, dark, hair, gap,
                                 rows),
                       edge == depth and _touches_far_edge(st, band_threshold, pitch, kind, gap))
@@ -332,6 +349,31 @@ def _grounded(band: np.ndarray, turned: bool, kernel_wh: tuple[int, int], dark: 
             scale, strength = grounded_ink(band, kernel_wh, dark, ground, rule_width,
                                            colour=ink_colour(numbers, dark))
     return scale, strength
+
+
+def _lines_dropped(scale: np.ndarray, long: int, turned: bool, rule_width: int
+                   ) -> np.ndarray:
+    """A band's ink contrast (`scale`) less lines running along the band (across its
+    strips) longer than `long`: a column strip is a pitch wide and a row strip a pitch
+    tall, so no number runs that far across them. A box's border or a bar's edge along
+    the board (no frame standing there) can be far stronger than faint clue ink, and
+    would set a strip's threshold (a share of its strongest ink) above all of it.
+    Breaks where a box's side crosses are bridged."""
+    if not scale.size or scale.shape[0 if turned else 1] <= long:
+        return scale
+    # cv2 sizes are (w, h): a column band's lines run along its rows, a row band's down.
+    kernel, bridge = ((1, long), (1, rule_width + 1)) if turned else \
+        ((long, 1), (rule_width + 1, 1))
+    # Strong as ink is (`BAND_CONTRAST` of the band's peak): a textured ground's weak
+    # departures, bridged, would run on as far as any line.
+    peak = float(np.percentile(scale[::2, ::2], 99.9))
+    seen = (scale > max(BAND_CONTRAST * peak, 8.0)).view(np.uint8)
+    line = cv2.morphologyEx(cv2.morphologyEx(seen, cv2.MORPH_CLOSE, np.ones(bridge[::-1],
+                                                                             np.uint8)),
+                            cv2.MORPH_OPEN, np.ones(kernel[::-1], np.uint8))
+    if not line.any():
+        return scale
+    return np.where(line.astype(bool), 0.0, scale).astype(scale.dtype)
 
 
 def _near_numbers(band: np.ndarray, reach: int, spans: tuple[tuple[int, int], ...],

@@ -40,6 +40,7 @@ from autoplayer.games.nonogram.refusals import (
     refuse_numbers_on_every_side,
     refuse_other_puzzles,
     refuse_short_board,
+    refuse_unseen_clues,
 )
 from autoplayer.games.nonogram.validation import puzzle_of, validate_reading
 from autoplayer.geometry import Rect
@@ -165,6 +166,7 @@ def _read_board(image: np.ndarray, grid: Grid, templates: TemplateSet | None,
     refuse_numbers_on_every_side(sides, grid)
     layout = find_clues(image, grid, sides)
     refuse_if_not_a_nonogram(layout)
+    refuse_unseen_clues(image, layout)
     refuse_short_board(image, layout)
     small = small_digits(layout)
     if small is not None and small < min_digit_height:
