@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from autoplayer.errors import InputError
 from autoplayer.games.nonogram.formats import load_puzzle
 from autoplayer.games.nonogram.reader import read_nonogram
 from autoplayer.geometry import Rect
@@ -105,3 +106,21 @@ def test_one_tone_glyphs_keep_the_usual_threshold(case: str) -> None:
         "antialiased edges": lambda: _band(8, None, [240.0], blur=True),
     }[case]()
     assert two_tone_threshold(strips, band, 0, 0, 1.0) is None
+
+
+def test_a_misread_is_not_corrected_against_the_boards_own_shapes() -> None:
+    """Left-aligned text beside the board leaves a letter by row 2's clue (read as an extra
+    1), so the rows add up to one more than the columns. Reading row 3's "3" as 2 would
+    make them agree and solve, but every other glyph of that shape reads 3: the board's
+    shapes vouch for it, so the reading is refused, not 'corrected' into a wrong one.
+    (skin=mono theme=dark size=12x10 cell=21 dejavu-sans digits=0.8 frame=0, grey ink
+    2.9:1, lines 2.91:1 brown, gradient; a side panel of page text.)"""
+    name = "mono-dark-side-text-12x10-seed746604"
+    image = np.asarray(Image.open(DATA / f"{name}.png").convert("RGB"))
+    truth = load_puzzle(DATA / f"{name}.non")
+    try:
+        reading = read_nonogram(image, fallbacks=every_template_set())
+    except InputError:
+        return  # refused: honest
+    assert (reading.puzzle.rows, reading.puzzle.columns) == (truth.rows, truth.columns), \
+        f"read wrong: {reading.puzzle.rows} (corrections {reading.corrections})"

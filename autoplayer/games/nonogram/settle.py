@@ -78,7 +78,7 @@ class Settled:
     (and 12 more of that shape)'."""
 
 
-def _slots(reading: NonogramReading) -> list[Slot]:
+def digit_slots(reading: NonogramReading) -> list[Slot]:
     """Every digit that counts: a clipped line's number cut by the picture's edge is in no
     clue (its line keeps the numbers after it as a known tail)."""
     cut = {(c.kind, c.index): int(c.cut) for c in reading.clipped}
@@ -96,7 +96,7 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
     do and `Unsettled` when there are too many to try. `solvable(puzzle, seconds)`:
     whether a puzzle whose clues fit has a solution (the solver; True when it finds
     no contradiction in that time)."""
-    slots = _slots(reading)
+    slots = digit_slots(reading)
     if not slots:
         return None
     groups = group_glyphs([s.reading.glyph.mask for s in slots],

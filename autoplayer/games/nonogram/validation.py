@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.clipped import ClippedLine
 from autoplayer.games.nonogram.model import Puzzle, min_length
-from autoplayer.games.nonogram.settle import settle
+from autoplayer.games.nonogram.settle import digit_slots, settle
+from autoplayer.vision.digit_classes import group_glyphs
 from autoplayer.vision.image import ascii_picture
 from autoplayer.vision.numbers import ClueNumber
 
@@ -115,7 +116,9 @@ def validate_reading(reading: NonogramReading, *, correct: bool = True) -> Nonog
     # One substitution first, then pairs among the least confident numbers. A fix is
     # taken only when it is the one change of its size that makes the clues consistent:
     # when two different changes both work, the picture does not say which is right.
-    options = [(c, alt) for c in candidates for alt in c[2].alternatives[:3]]
+    vouched = _vouched_glyphs(reading)
+    options = [(c, alt) for c in candidates for alt in c[2].alternatives[:3]
+               if not _changes_vouched(c[2], alt, vouched)]
     for attempts in ([(o,) for o in options], list(itertools.combinations(options[:12], 2))):
         fixes = []
         for attempt in attempts:
@@ -129,6 +132,27 @@ def validate_reading(reading: NonogramReading, *, correct: bool = True) -> Nonog
         if fixes:
             break
     raise _give_up(reading, first_problem)
+
+
+def _vouched_glyphs(reading: NonogramReading) -> set[int]:
+    """The glyphs (by id) whose reading the board's own shapes vouch for: members of a
+    shape group a reader named surely, seen more than once. One font draws a digit one
+    way, so one such glyph is not another digit while its twins stand as read."""
+    slots = digit_slots(reading)
+    groups = group_glyphs([s.reading.glyph.mask for s in slots],
+                          [s.reading.ranked for s in slots])
+    return {id(slots[i].reading) for g in groups if g.sure and len(g.members) > 1
+            for i in g.members}
+
+
+def _changes_vouched(number: ClueNumber, alt: int, vouched: set[int]) -> bool:
+    """Whether reading `number` as `alt` reads a vouched glyph as another digit than its
+    own reading (or as part of a number of another length)."""
+    old, new = str(number.value), str(alt)
+    if len(old) != len(new) or len(number.digits) != len(old):
+        return any(id(d) in vouched for d in number.digits)
+    return any(a != b and b != str(d.digit) and id(d) in vouched
+               for a, b, d in zip(old, new, number.digits, strict=True))
 
 
 def _substitute(reading: NonogramReading, rows: list[list[ClueNumber]],
