@@ -1,0 +1,181 @@
+"""Every command in README.md and docs/*.md runs as written and prints what the page shows.
+
+The convention (also in docs/development.md, "The documentation's commands"):
+
+- A fenced block marked ```console is run. Each line starting with `$ ` is a command
+  (a line ending in `\\` continues on the next); the lines after it, up to the next
+  `$ ` or the end of the block, are what it prints, stdout and stderr together in the
+  order a terminal shows them.
+- A last output line `[exit N]` is the exit status expected; without one it is 0.
+- Output wildcards: a line that is just `...` stands for any number of lines (none
+  included); `{...}` inside a line stands for any text within that line.
+- `<!-- skip: REASON -->` on the line before a block's fence leaves the block out, and the
+  test reports REASON (a display, the network, minutes of work). Blocks marked ```sh,
+  ```bash or ```shell must carry one: every shell command in the docs is either run
+  or says why not.
+- A block's commands run in order, through bash, in a fresh temporary directory holding a
+  copy of examples/, so `examples/NAME` paths work and files the commands write go
+  nowhere near the checkout. `autoplayer`, `ripple-effect` and `ripple-effect-check` run
+  this checkout's code (`python -m`), with no display, LC_ALL=C.UTF-8 and COLUMNS=80.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+SHELLS = {"sh", "bash", "shell"}
+SKIP = re.compile(r"<!--\s*skip:\s*(.+?)\s*-->")
+EXIT = re.compile(r"\[exit (\d+)\]")
+ENTRY_POINTS = {  # pyproject.toml's [project.scripts]
+    "autoplayer": "autoplayer.cli:main",
+    "ripple-effect": "autoplayer.games.ripple.cli:main_solve",
+    "ripple-effect-check": "autoplayer.games.ripple.cli:main_check",
+}
+TIMEOUT_S = 60
+
+
+@dataclass(frozen=True)
+class Step:
+    command: str
+    expected: tuple[str, ...]
+    status: int
+
+
+@dataclass(frozen=True)
+class Block:
+    where: str  # FILE:LINE of the opening fence
+    language: str
+    skip: str | None
+    steps: tuple[Step, ...]
+
+
+def blocks(path: Path) -> list[Block]:
+    """The fenced blocks of one Markdown file, with their skip reasons and steps."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    found: list[Block] = []
+    i = 0
+    while i < len(lines):
+        fence = re.match(r"^(\s*)```(\S*)", lines[i])
+        if not fence:
+            i += 1
+            continue
+        indent, language = fence.group(1), fence.group(2)
+        start = i
+        body: list[str] = []
+        i += 1
+        while i < len(lines) and not lines[i].strip().startswith("```"):
+            body.append(lines[i][len(indent):] if lines[i].startswith(indent) else lines[i])
+            i += 1
+        i += 1
+        before = next((lines[j] for j in range(start - 1, -1, -1) if lines[j].strip()), "")
+        reason = SKIP.search(before)
+        found.append(Block(f"{path.relative_to(ROOT)}:{start + 1}", language,
+                           reason.group(1) if reason else None, tuple(steps(body))))
+    return found
+
+
+def steps(body: list[str]) -> list[Step]:
+    """Commands (`$ ` lines, joined over trailing backslashes) and the output after each."""
+    out: list[Step] = []
+    i = 0
+    while i < len(body):
+        if not body[i].startswith("$ "):
+            i += 1
+            continue
+        command = body[i][2:]
+        while command.endswith("\\") and i + 1 < len(body):
+            i += 1
+            command = command[:-1] + "\n" + body[i]
+        i += 1
+        expected: list[str] = []
+        while i < len(body) and not body[i].startswith("$ "):
+            expected.append(body[i])
+            i += 1
+        while expected and not expected[-1].strip():
+            expected.pop()
+        status = 0
+        if expected and EXIT.fullmatch(expected[-1].strip()):
+            status = int(EXIT.fullmatch(expected[-1].strip()).group(1))
+            expected.pop()
+        out.append(Step(command, tuple(expected), status))
+    return out
+
+
+def matches(expected: tuple[str, ...], actual: list[str]) -> bool:
+    """Whether the output fits the expected lines, `...` lines and `{...}` included."""
+    if not expected:
+        return not actual
+    head, rest = expected[0], expected[1:]
+    if head == "...":
+        return any(matches(rest, actual[k:]) for k in range(len(actual) + 1))
+    if not actual:
+        return False
+    pattern = ".*".join(re.escape(part) for part in head.split("{...}"))
+    return re.fullmatch(pattern, actual[0].rstrip()) is not None and matches(rest, actual[1:])
+
+
+ALL = [block for doc in DOCS for block in blocks(doc)]
+RUN = [b for b in ALL if b.language == "console"]
+
+
+@pytest.fixture(scope="module")
+def bin_dir(tmp_path_factory) -> Path:
+    """Shims that run this checkout's entry points, whatever is installed."""
+    where = tmp_path_factory.mktemp("bin")
+    for name, target in ENTRY_POINTS.items():
+        module, function = target.split(":")
+        shim = where / name
+        shim.write_text(f'#!{sys.executable}\nimport sys\nfrom {module} import {function}\n'
+                        f'sys.exit({function}())\n')
+        shim.chmod(0o755)
+    return where
+
+
+def test_every_shell_block_is_run_or_says_why_not():
+    silent = [b.where for b in ALL if b.language in SHELLS and b.skip is None]
+    assert not silent, f"shell blocks neither ```console nor <!-- skip: REASON -->: {silent}"
+
+
+def test_the_readme_is_short():
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
+    assert lines < 250, f"README.md has {lines} lines"
+
+
+def test_every_example_file_named_exists():
+    named = set()
+    for doc in DOCS:
+        named |= set(re.findall(r"examples/[\w.\-/]+\w", doc.read_text(encoding="utf-8")))
+    missing = sorted(n for n in named if not (ROOT / n).exists())
+    assert not missing, f"named in the docs but not in the repository: {missing}"
+
+
+@pytest.mark.parametrize("block", RUN, ids=[b.where for b in RUN])
+def test_documented_commands(block: Block, bin_dir: Path, tmp_path: Path):
+    if block.skip:
+        pytest.skip(block.skip)
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(ROOT),
+               PYTHONUNBUFFERED="1", LC_ALL="C.UTF-8", COLUMNS="80", AUTOPLAYER_SEED="")
+    env.pop("AUTOPLAYER_SEED")
+    for step in block.steps:
+        done = subprocess.run(["bash", "-c", step.command], cwd=tmp_path, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, timeout=TIMEOUT_S, check=False)
+        actual = done.stdout.rstrip("\n").split("\n") if done.stdout.strip() else []
+        assert done.returncode == step.status, (
+            f"{block.where}: `{step.command}` exited {done.returncode}, the docs say "
+            f"{step.status}; it printed:\n{done.stdout}")
+        assert matches(step.expected, actual), (
+            f"{block.where}: `{step.command}` printed:\n{done.stdout}\nthe docs show:\n"
+            + "\n".join(step.expected))
