@@ -168,6 +168,51 @@ def test_every_example_file_named_exists():
     assert not missing, f"named in the docs but not in the repository: {missing}"
 
 
+def table_examples() -> list[str]:
+    """The third column of README.md's table of commands."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = text.split("## Commands", 1)[1].split("\n## ", 1)[0]
+    return [m.group(1) for row in table.splitlines() if row.startswith("| `")
+            for m in [re.search(r"\| `([^`]+)` \|\s*$", row)] if m]
+
+
+TABLE = table_examples()
+# The table's examples that cannot run here, and why.
+TABLE_SKIP = {
+    "demo": "plays in Chromium on a screen (a minute)",
+    "play": "needs a display and a game window",
+    "serve": "runs until Ctrl+C (docs/webgame.md runs it for a second)",
+    "calibrate": "names a screenshot of your own game (docs/reading.md runs one)",
+}
+
+
+def test_the_readme_table_has_an_example_a_row():
+    assert len(TABLE) >= 10, TABLE
+
+
+@pytest.mark.parametrize("example", TABLE)
+def test_readme_table_examples(example: str, bin_dir: Path, warm_caches: None,
+                               tmp_path: Path):
+    """Each runs and exits 0 (their output is shown, and checked, in docs/)."""
+    words = example.split()
+    if words[0] == "autoplayer" and words[1] in TABLE_SKIP:
+        pytest.skip(f"README.md table, `{example}`: {TABLE_SKIP[words[1]]}")
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    done = subprocess.run(["bash", "-c", example], cwd=tmp_path, env=environment(bin_dir),
+                          capture_output=True, text=True, timeout=TIMEOUT_S, check=False)
+    assert done.returncode == 0, (
+        f"`{example}` exited {done.returncode}:\n{done.stdout}{done.stderr}")
+
+
+def environment(bin_dir: Path) -> dict[str, str]:
+    """This checkout's entry points first on PATH, no display, a fixed locale and width."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "AUTOPLAYER_SEED")}
+    env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(ROOT),
+               PYTHONUNBUFFERED="1", LC_ALL="C.UTF-8", COLUMNS="80")
+    return env
+
+
 @pytest.fixture(scope="module")
 def warm_caches() -> None:
     """Builds what a first run would build with a progress bar on stderr."""
@@ -185,10 +230,7 @@ def test_documented_commands(block: Block, bin_dir: Path, warm_caches: None, tmp
         pytest.skip(f"{block.where}: a ```{block.language} block without a skip reason "
                     "(test_every_shell_block_is_run_or_says_why_not fails on it)")
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(ROOT),
-               PYTHONUNBUFFERED="1", LC_ALL="C.UTF-8", COLUMNS="80", AUTOPLAYER_SEED="")
-    env.pop("AUTOPLAYER_SEED")
+    env = environment(bin_dir)
     for step in block.steps:
         done = subprocess.run(["bash", "-c", step.command], cwd=tmp_path, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
