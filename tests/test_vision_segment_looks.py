@@ -9,7 +9,16 @@ with its puzzle beside it as .non; each used to be refused, and is read exactly 
   inside them, a row read as one number ("2 5 1 2 3 1" as 251231; `spacing`);
 - a lower cluster of centre-to-centre steps wider than a digit's advance, "1 1" read as 11;
 - "10 1" in a black sans whose 1 sits at the right of its advance: the space between the
-  numbers is as narrow as the gap inside "10", read as 101 (`numbers.split_numbers`).
+  numbers is as narrow as the gap inside "10", read as 101 (`numbers.split_numbers`);
+- 1s stacked in three rows, their stems one unbroken line: no paper within half a cell
+  across, so the stem was taken for the paper and the 1 lost (`clue_ground.paper_across`);
+- digits taller than the rows: each row's strip cut their tops and feet off and took the
+  next rows' in (`clues._tall_row`, `strips._own_digits`);
+- a menu and a toolbar of ruled boxes just above a 5x5 board's column clues, nearer than a
+  blank that ends the band: read as numbers ("261 4 3 1"; `stacking`);
+- a pixel font's drop shadow, in a tone of its own between the paper and the digits,
+  taken for ink: digits merged with their shadows (`strips.shadow_tone`).
+Each of these is cropped from a random look of /work/exp/new (issue 23's tuning set).
 """
 
 from __future__ import annotations
@@ -40,6 +49,14 @@ LOOKS = [
     # skin=sans theme=light size=12x26 cell=31 columns=bottom open-sans black digits=0.79
     # in grid boxes, dotted
     "sans-light-gridboxes-bottom-12x26-seed1001114",
+    # skin=bars theme=dark size=26x21 cell=22 columns=bottom lato bold digits=1.06, dotted
+    "bars-dark-tall-stacked-ones-bottom-26x21-seed650994",
+    # skin=mono theme=light size=23x5 cell=30 dejavu-sans bold digits=1.06, heading, dotted
+    "mono-light-tall-23x5-seed799903",
+    # skin=bars theme=light size=5x5 cell=28 rows=right, boxed clues, heading, menu panel
+    "bars-light-toolbar-above-right-5x5-seed481593",
+    # skin=pixel theme=light size=8x7 cell=39, menu panel, gradient, grey ink
+    "pixel-light-shadow-panel-8x7-seed626941",
 ]
 
 

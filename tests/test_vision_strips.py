@@ -38,3 +38,43 @@ def test_a_bars_shaded_edge_spreading_at_the_board_is_no_digit():
     kept = _drop_edge_slivers(ink, "column", 27.0)
     assert kept[20:33, 8:17].all()
     assert not kept[34:, 20:].any()
+
+
+def _tall_strip() -> np.ndarray:
+    """A row strip widened by 4 px each side for digits 28 px tall in 24 px rows (its own
+    span 4..28, its core 9..23): its digit, the foot of the row above's digit reaching
+    into it apart from it, and the row below's digit touching its own."""
+    ink = np.zeros((32, 40), bool)
+    ink[2:30, 2:8] = True  # this row's digit, whole: taller than its span
+    ink[0:3, 14:20] = True  # the foot of the digit above, clear of this row's
+    ink[4:30, 26:30] = True  # this row's 1 ...
+    ink[29:32, 26:34] = True  # ... touching the top of the 1 below
+    return ink
+
+
+def test_a_row_strip_widened_for_tall_digits_keeps_its_own_digits_whole():
+    from autoplayer.vision.strips import TallRow, _own_digits
+
+    kept = _own_digits(_tall_strip(), TallRow((4, 28), (9, 23)))
+    assert kept[2:30, 2:8].all()  # whole, over its span's edges
+    assert not kept[:, 14:20].any()  # the row above's foot reaches no core of this row's
+    # Touching the next row's digit (it runs on past the strip): cut at the row's span.
+    assert kept[4:28, 26:30].all()
+    assert not kept[28:, 26:34].any()
+
+
+def test_a_drop_shadow_in_a_tone_of_its_own_is_no_ink():
+    """A pixel font's digits at full ink, their shadow at 0.6 of it, nothing between:
+    the digits stand above the blank between the tones. Antialiased edges spread over
+    every tone between, and there is no shadow to find."""
+    from autoplayer.vision.strips import shadow_tone
+
+    shadowed = np.concatenate([np.full(300, 1.0), np.full(150, 0.62)])
+    tone = shadow_tone(shadowed, 0.55)
+    assert tone is not None and 0.62 < tone < 1.0
+    antialiased = np.concatenate([np.full(300, 1.0), np.linspace(0.3, 1.0, 150)])
+    assert shadow_tone(antialiased, 0.55) is None
+    # A strip whose strongest ink is something else (a panel's white box) holds its
+    # digits in the middle tone: too few above the blank for it to be the digits'.
+    panel = np.concatenate([np.full(80, 1.0), np.full(300, 0.57)])
+    assert shadow_tone(panel, 0.55) is None

@@ -1,13 +1,21 @@
 """Command group 'fifteen': solve sliding puzzles, look boards up by ID, play in the terminal.
 
 Boards are written as Simon Tatham's Fifteen writes game IDs: `WxH:t,t,…`,
-row-major, 0 for the gap, goal with the gap last.
+row-major, 0 for the gap, goal with the gap last. `solve` also takes plain numbers and
+files of them (Korf's 100) with the goal they name or `--goal` (docs/fifteen.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from autoplayer.games.fifteen.goals import Goal
+    from autoplayer.games.fifteen.instances import Instance
+    from autoplayer.games.fifteen.model import Board
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,7 +34,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "cells; the 4x4 tables are built once, about half a minute, and cached), "
         "otherwise human-style.",
     )
-    solve.add_argument("board", help="WxH:t,t,… (0 = the gap), e.g. 3x3:1,2,3,4,5,6,7,0,8")
+    solve.add_argument(
+        "board", help="WxH:t,t,… (0 = the gap), e.g. 3x3:1,2,3,4,5,6,7,0,8; or the cells as "
+        "plain numbers ('14 13 15 7 …', a square board, maybe followed by the known solution "
+        "length); or a file of such lines (Korf's 100), - for standard input")
+    solve.add_argument(
+        "--goal", choices=("gap-last", "gap-first", "auto"),
+        help="the solved board: gap-last (1..N-1 then the gap, Tatham's; the default for "
+        "WxH: boards), gap-first (the gap then 1..N-1, Korf's), or auto: the one of the two "
+        "the board can reach (decided on even widths; the default for plain numbers and "
+        "files, unless the file has a '# goal: …' line)")
+    solve.add_argument("--instances", metavar="LIST",
+                       help="for a file: which boards, e.g. 1-5,9 (default: all)")
     how = solve.add_mutually_exclusive_group()
     how.add_argument("--optimal", action="store_const", dest="method", const="optimal",
                      help="a shortest solution (IDA* with pattern databases)")
@@ -58,31 +77,85 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from autoplayer.errors import UserError
-    from autoplayer.games.fifteen.human import solve_steps
+    from autoplayer.files import exists, is_stdio
+    from autoplayer.games.fifteen.goals import GAP_LAST, Unsure, conventional_goal
+    from autoplayer.games.fifteen.instances import (
+        Instance,
+        looks_like_numbers,
+        parse_instances,
+        parse_numbers,
+        pick,
+    )
     from autoplayer.games.fifteen.model import parse_board
     from autoplayer.games.fifteen.partitions import has_tables
+
+    text = args.board
+    a_file = not _SPEC_START.match(text) and (is_stdio(text) or exists(text))
+    if not a_file and not looks_like_numbers(text):
+        instances = [Instance(1, 1, parse_board(text, solvable=args.goal is None), None)]
+        named, single = GAP_LAST, True
+    elif not a_file:
+        instances, named, single = [parse_numbers(text)], None, True
+    else:
+        from autoplayer.files import read_text
+
+        instances, named = parse_instances(read_text(text))
+        single = False
+        if args.instances:
+            instances = pick(instances, args.instances)
+    if args.instances and single:
+        raise UserError("--instances picks boards of a file")
+    convention = args.goal or named or "auto"
+    for inst in instances:
+        board = inst.board
+        found = conventional_goal(board, convention)
+        if isinstance(found, Unsure):
+            at = "" if single else f"board {inst.number} (line {inst.line}): "
+            raise UserError(f"{at}{board.spec()} cannot be solved: {found.reason}")
+        method = _method(args, board.width, board.height)
+        if method == "optimal" and not has_tables(board.width, board.height):
+            raise UserError(f"no optimal solver for {board.width}x{board.height} "
+                            "(3x3, 4x4 and boards of up to 9 cells); use --fast")
+    if single:
+        inst = instances[0]
+        goal = conventional_goal(inst.board, convention)
+        assert not isinstance(goal, Unsure)
+        return _solve_one(args, inst.board, goal, show_goal=convention != GAP_LAST,
+                          known=inst.known)
+    return _solve_file(args, instances, convention)
+
+
+_SPEC_START = re.compile(r"^\s*\d+\s*[xX×]\s*\d+\s*[:#]")
+"""A Tatham game ID (or seed, which parse_board explains it cannot take)."""
+
+
+def _method(args: argparse.Namespace, width: int, height: int) -> str:
+    from autoplayer.games.fifteen.partitions import has_tables
+
+    return args.method or ("optimal" if has_tables(width, height) else "fast")
+
+
+def _solve_one(args: argparse.Namespace, board: Board, goal: Goal, *, show_goal: bool,
+               known: int | None) -> int:
+    from autoplayer.games.fifteen.goals import solve_toward
+    from autoplayer.games.fifteen.human import solve_steps
     from autoplayer.games.fifteen.render import unicode_ok, wrap_moves
 
-    board = parse_board(args.board)
-    method = args.method or ("optimal" if has_tables(board.width, board.height) else "fast")
+    method = _method(args, board.width, board.height)
     out = sys.stdout
     arrows = unicode_ok(out.encoding)
-    if method == "optimal":
-        if not has_tables(board.width, board.height):
-            raise UserError(
-                f"no optimal solver for {board.width}x{board.height} "
-                "(3x3, 4x4 and boards of up to 9 cells); use --fast"
-            )
-        from autoplayer.games.fifteen.optimal import solve_optimal
-
-        moves = solve_optimal(board).moves
+    if method == "optimal" or goal.cells != tuple((*range(1, board.size), 0)):
+        moves, shortest = solve_toward(board, goal, method)
         if args.letters:
             print(moves, file=out)
-            return 0
-        print(f"{len(moves)} moves, optimal (each tile and the way it slides):", file=out)
+            return _known_check(known, len(moves), shortest)
+        if show_goal:
+            print(f"goal: {goal.board.spec()} ({goal.reason})", file=out)
+        how = "optimal" if shortest else "human-style" if method == "fast" else "not optimal"
+        print(f"{len(moves)} moves, {how} (each tile and the way it slides):", file=out)
         for line in wrap_moves(board, moves, arrows=arrows):
             print(f"  {line}", file=out)
-        return 0
+        return _known_check(known, len(moves), shortest)
     steps = solve_steps(board)
     moves = "".join(s.moves for s in steps)
     if args.letters:
@@ -95,6 +168,50 @@ def cmd_solve(args: argparse.Namespace) -> int:
         for line in wrap_moves(board, step.moves, arrows=arrows):
             print(f"  {line}", file=out)
         board = board.play(step.moves)
+    return 0
+
+
+def _known_check(known: int | None, length: int, shortest: bool) -> int:
+    """Exit 1 when a shortest solution's length is not the one the input gives."""
+    if known is None:
+        return 0
+    if shortest and length != known:
+        print(f"autoplayer: the input gives {known} moves as the optimal length, "
+              f"but the shortest solution found has {length}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _solve_file(args: argparse.Namespace, instances: list[Instance], convention: str) -> int:
+    """One line a board: its number, the length (checked against the file's), the moves."""
+    import time
+
+    from autoplayer.games.fifteen.goals import Unsure, conventional_goal, solve_toward
+
+    out = sys.stdout
+    differ = 0
+    for inst in instances:
+        goal = conventional_goal(inst.board, convention)
+        assert not isinstance(goal, Unsure)
+        method = _method(args, inst.board.width, inst.board.height)
+        start = time.perf_counter()
+        moves, shortest = solve_toward(inst.board, goal, method)
+        seconds = time.perf_counter() - start
+        how = "optimal" if shortest else "human-style" if method == "fast" else "not optimal"
+        said = ""
+        if inst.known is not None:
+            same = len(moves) == inst.known
+            if shortest and not same:
+                differ += 1
+            said = (", as the file says" if same else
+                    f", the file says {inst.known}" + ("" if not shortest else " (DIFFERENT)"))
+        where = "gap first" if goal.gap == 0 else "gap last"
+        print(f"{inst.number}: {len(moves)} moves, {how}{said}; goal {where}; "
+              f"{seconds:.2f} s: {moves}", file=out)
+    if differ:
+        print(f"autoplayer: {differ} optimal length{'s' if differ > 1 else ''} differ from "
+              "the file's", file=sys.stderr)
+        return 1
     return 0
 
 

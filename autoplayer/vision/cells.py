@@ -11,7 +11,7 @@ import numpy as np
 
 from autoplayer.vision import scanline
 from autoplayer.vision.grid import Grid
-from autoplayer.vision.image import trim
+from autoplayer.vision.image import byte_median, trim, whole_levels
 
 SURE = 0.6
 """A glyph read with at least this confidence counts as a digit."""
@@ -35,7 +35,9 @@ def numbered_cells(lum: np.ndarray, grid: Grid) -> list[tuple[int, int, int]]:
     ys = np.array([a + inset for a, _ in grid.ys])[:, None] + np.arange(k)
     xs = np.array([a + inset for a, _ in grid.xs])[:, None] + np.arange(k)
     patches = lum[ys[:, None, :, None], xs[None, :, None, :]].astype(np.float32)
-    ground = np.median(patches.reshape(*patches.shape[:2], -1), axis=2)
+    flat = patches.reshape(*patches.shape[:2], -1)
+    levels = whole_levels(flat)
+    ground = np.median(flat, axis=2) if levels is None else byte_median(levels)
     departure = np.abs(patches - ground[:, :, None, None])
     peak = departure.max(axis=(2, 3))
     share = (departure > peak[:, :, None, None] / 2).mean(axis=(2, 3))

@@ -31,7 +31,9 @@ def paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, ax
     digit), no brighter than the brightest pixel there. With `tall` digits (taller than
     a strip: the stem of a 1 crosses it whole) that cap is looked for within half a cell
     across too where solid ink crosses the strip (the frame of a bar, solid too, would
-    pass for ink: only digits known to be tall get this).
+    pass for ink: only digits known to be tall get this), and where it is solid there too
+    (the stems of 1s stacked in three lines run on unbroken) the paper beside the stem
+    along the strip stands in alone.
     """
     if not band.size:
         return band.copy()
@@ -41,19 +43,28 @@ def paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, ax
     thin_out, spread, lower = ((cv2.MORPH_ERODE, cv2.MORPH_DILATE, np.minimum) if dark
                                else (cv2.MORPH_DILATE, cv2.MORPH_ERODE, np.maximum))
     raw = _across(band, spans, offset, axis, dark)
+    stacked = None
     if tall:
         # A strip crossed wholly by ink as dark as the band's darkest (light: as light)
         # is crossed by a stroke of a digit taller than the strip: its paper lies beyond.
         ink_level, middle = np.percentile(band, [0.5 if dark else 99.5, 50])
-        solid = np.abs(raw - ink_level) < SOLID_INK * abs(middle - ink_level)
+        limit = SOLID_INK * abs(middle - ink_level)
+        solid = np.abs(raw - ink_level) < limit
         if solid.any():
             raw = np.where(solid, _across(band, spans, offset, axis, dark, reach // 2), raw)
+            # Still solid half a cell beyond: the stems of one digit stacked in the next
+            # lines too ("1" over "1" over "1") run on unbroken. Only the paper along the
+            # strip, beside the stem, is left to measure it against.
+            stacked = solid & (np.abs(raw - ink_level) < limit)
     # Beyond the band's edge is no paper: a highlight along its edge is not an area.
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, square)
     thinned = cv2.morphologyEx(band, thin_out, kernel, borderType=cv2.BORDER_CONSTANT,
                                borderValue=0.0 if dark else 255.0)
     area = _across(thinned, spans, offset, axis, dark)
-    nearby = lower(raw, _morph(area, spread, along))
+    beside = _morph(area, spread, along)
+    nearby = lower(raw, beside)
+    if stacked is not None and stacked.any():
+        nearby = np.where(stacked, beside, nearby)
     return np.maximum(area, nearby) if dark else np.minimum(area, nearby)
 
 
@@ -86,20 +97,77 @@ def ink_is_dark(col_band: np.ndarray, row_band: np.ndarray, grid: Grid) -> bool 
 
     Each cell beside the board (where every line's last number sits) is mostly its
     own ground with a digit on it: the digit is the extreme further from the cell's
-    median. Cells judged one by one are not swayed by what lies beyond a short band
+    ground. Cells judged one by one are not swayed by what lies beyond a short band
     (page text, a dark page a band fades into); each votes with its contrast, so
-    cells holding no digit hardly count. None when no cell has room beside the board.
+    cells holding no digit hardly count. A cell whose extremes are even (`EVEN`: a
+    bevel's thin highlight as light as its digit is dark) votes by how much departs
+    each way. The ground is taken locally and lines along
+    the band left out (`_off_ground`): a gradient under faint ink spans more levels
+    than the ink departs by, and a box's border or highlight along the board's edge
+    more still; either would pass for the ink. None when no cell has room beside the
+    board.
     """
     board = grid.rect
     side = round(grid.pitch)
     k = min(b - a for a, b in (*grid.xs, *grid.ys))
     cells = []
     if col_band.shape[0] >= side:
-        cells += [col_band[-side:, x0 - board.x:x0 - board.x + k].ravel() for x0, _ in grid.xs]
+        near = _off_ground(col_band[-side:], grid.pitch, along=1)
+        cells += [near[:, x0 - board.x:x0 - board.x + k].ravel() for x0, _ in grid.xs]
     if row_band.shape[1] >= side:
-        cells += [row_band[y0 - board.y:y0 - board.y + k, -side:].ravel() for y0, _ in grid.ys]
+        near = _off_ground(row_band[:, -side:], grid.pitch, along=0)
+        cells += [near[y0 - board.y:y0 - board.y + k].ravel() for y0, _ in grid.ys]
     cells = [c for c in cells if c.size == side * k]
     if not cells or k < 1:
         return None
-    lo, med, hi = np.percentile(np.stack(cells), [0.5, 50, 99.5], axis=1)
-    return bool(((med - lo) - (hi - med)).sum() >= 0)
+    off = np.stack(cells)
+    lo, hi = np.percentile(off, [0.5, 99.5], axis=1)
+    reach = np.maximum(-lo, hi)
+    votes = -lo - hi
+    # Extremes about as far either way (a bevel's highlight as light as the digit is
+    # dark): how much departs each way settles the cell.
+    dark = np.where(off <= -GROUND_FLOOR, -off, 0.0).sum(axis=1)
+    light = np.where(off >= GROUND_FLOOR, off, 0.0).sum(axis=1)
+    even = np.abs(votes) < EVEN * reach
+    share = (dark - light) / np.maximum(dark + light, 1.0)
+    votes = np.where(even, share * reach, votes)
+    return bool(votes.sum() >= 0)
+
+
+GROUND_WINDOW = 0.6
+"""The window (cell pitches) a cell's local ground is the median of: wider than a digit's
+strokes are thick, so that they stay off it, and narrow enough to follow a gradient."""
+RULE_LENGTH = 1.5
+"""Departures running further than this many pitches along a band are a line (a box's
+border, a highlight, a seam), not a digit: no digit is that long."""
+EVEN = 0.25
+"""A cell whose extremes depart within this share of each other either way votes by the
+mass of its departures instead."""
+GROUND_FLOOR = 8.0
+"""Departures under this many levels are the ground's own texture."""
+
+
+def _off_ground(part: np.ndarray, pitch: float, along: int) -> np.ndarray:
+    """How far each pixel departs from its local ground (signed, lighter positive): the
+    median of a window wider than a stroke (`GROUND_WINDOW`). A gradient or a shade
+    across the cells departs from it by little; a stroke, thin, by its whole contrast.
+    Lines running along the band (`along`: its axis; `RULE_LENGTH`) depart by nothing."""
+    size = max(3, int(GROUND_WINDOW * pitch) | 1)
+    levels = np.clip(part, 0, 255).astype(np.uint8)
+    # Mirrored past the part's ends (the median filter would repeat the last line, and a
+    # line along the board's edge would be its own ground there).
+    half = size // 2
+    padded = cv2.copyMakeBorder(levels, half, half, half, half, cv2.BORDER_REFLECT_101)
+    ground = cv2.medianBlur(padded, size)[half:-half, half:-half]
+    off = levels.astype(np.float32) - ground.astype(np.float32)
+    length = int(RULE_LENGTH * pitch) + 1
+    if part.shape[along] > length:
+        # cv2 sizes are (w, h); a line is broken where a box's border crosses it.
+        kernel = (length, 1) if along == 1 else (1, length)
+        step = max(3, int(0.12 * pitch) + 2)
+        bridge = (step, 1) if along == 1 else (1, step)
+        for sign in (1.0, -1.0):
+            strong = (sign * off >= GROUND_FLOOR).astype(np.uint8)
+            line = _morph(_morph(strong, cv2.MORPH_CLOSE, bridge), cv2.MORPH_OPEN, kernel)
+            off[line.astype(bool)] = 0.0
+    return off

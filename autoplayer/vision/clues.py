@@ -14,6 +14,9 @@ page text beyond the clues is left out (`autoplayer.vision.page_text`). A font
 drawn in antialiased strokes a pixel wide or less is cut again against its
 glyphs' own ink (`autoplayer.vision.hairline`), as no pixel of a hairline
 reaches full ink. Each strip is cut into ink blobs (`autoplayer.vision.strips`);
+a menu or toolbar above the column numbers, off the lines they stack on, is left out
+(`autoplayer.vision.stacking`), and digits taller than the rows are cut whole from
+widened row strips (`_tall_row`);
 numbers are told apart from the digits inside them by the gaps between ink
 columns, learned from all strips at once (`autoplayer.vision.spacing`).
 """
@@ -24,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
 
 from autoplayer.geometry import Rect
@@ -38,8 +42,11 @@ from autoplayer.vision.hairline import (
 )
 from autoplayer.vision.image import dark_ink, grounded_ink, ink_colour, luminance
 from autoplayer.vision.page_text import off_centre_line, unaligned_text
+from autoplayer.vision.stacking import drop_off_lines
 from autoplayer.vision.strips import (
+    STRIP_CONTRAST,
     Strip,
+    TallRow,
     band_end_gap,
     cut_strip,
     drop_frame,
@@ -121,17 +128,18 @@ TALL_DIGITS = 0.9
 def find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None = None) -> ClueLayout:
     """The clue bands on the sides `sides` names (left and top when not given); cut again
     knowing it when the digits prove taller than a row's strip."""
-    layout = _find_clues(image, grid, sides, False)
+    layout = _find_clues(image, grid, sides, None)
     heights = [b.box.h for s in layout.columns for g in s.groups for b in g]
     spans = [b - a for a, b in _boundaries(grid.ys, 0, image.shape[0])]
     if heights and spans and float(np.median(heights)) > TALL_DIGITS * float(np.median(spans)):
-        return _find_clues(image, grid, sides, True)
+        return _find_clues(image, grid, sides, float(np.median(heights)))
     return layout
 
 
-def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bool
+def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: float | None
                 ) -> ClueLayout:
-    """`find_clues`, told whether the digits are taller than a row's strip."""
+    """`find_clues`, told how tall the digits are when taller than a row's strip (the
+    column strips' own digits, which nothing crosses)."""
     lum = luminance(image)
     h_img, w_img = lum.shape
     board = _inside(grid.rect, w_img, h_img)
@@ -153,13 +161,27 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
     if col_band.shape[0]:
         col_scale, col_strength = _grounded(
             col_band, False, (1, long), dark,
-            paper_across(col_band, col_spans, board.x, 1, dark, rule_width, pitch, tall),
+            paper_across(col_band, col_spans, board.x, 1, dark, rule_width, pitch,
+                         tall is not None),
             rule_width, reach, grid.xs, board.x)
     if row_band.shape[1]:
         row_scale, row_strength = _grounded(
             row_band, True, (long, 1), dark,
-            paper_across(row_band, row_spans, board.y, 0, dark, rule_width, pitch, tall),
+            paper_across(row_band, row_spans, board.y, 0, dark, rule_width, pitch,
+                         tall is not None),
             rule_width, reach, grid.ys, board.y)
+    # A strip whose ink a line along the band outshines (a box's border along the board's
+    # edge, where no frame stands) is measured without the line (`_lines_dropped`; found
+    # when a strip first needs it).
+    free: dict[bool, np.ndarray] = {}
+
+    def line_free(column: bool) -> np.ndarray:
+        if column not in free:
+            scale = col_scale if column else row_scale
+            assert scale is not None
+            free[column] = _lines_dropped(scale, long, not column, rule_width)
+        return free[column]
+
     peaks = [np.percentile(s[::2, ::2], 99.9) for s in (col_scale, row_scale)
              if s is not None and s.size]
     peak = max(peaks) if peaks else 0.0
@@ -219,13 +241,20 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
                 box = Rect(a0, 0, a1 - a0, 0) if column else Rect(0, a0, 0, a1 - a0)
                 out[k] = (Strip(kind, k, box, ()), False)
                 continue
+            rows = None
+            if not column and tall is not None:
+                a0, a1, rows = _tall_row(a0, a1, tall, start, start + strength.shape[0])
             across, along = slice(edge - depth, None), slice(a0 - start, a1 - start)
             if column:
                 box, part = Rect(a0, edge - depth, a1 - a0, depth), (across, along)
             else:
                 box, part = Rect(edge - depth, a0, depth, a1 - a0), (along, across)
             st, sc = strength[part], scale[part]
-            out[k] = (cut_strip(kind, k, box, st, sc, band_threshold, pitch, dark, hair, gap),
+            if st.size and float(st.max()) <= max(
+                    band_threshold, STRIP_CONTRAST[dark] * float(sc.max())):
+                sc = line_free(column)[part]  # nothing would pass: is its strongest a line?
+            out[k] = (cut_strip(kind, k, box, st, sc, band_threshold, pitch, dark, hair, gap,
+                                rows),
                       edge == depth and _touches_far_edge(st, band_threshold, pitch, kind, gap))
         return out
 
@@ -269,6 +298,7 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
     rows = [s if s.index in clipped else drop_specks([s], digit_height)[0] for s in rows]
     columns = [s if s.index in clipped_columns else drop_specks([s], digit_height)[0]
                for s in columns]
+    columns = drop_off_lines(columns, column_side)
     widths = [b.box.w for s in (*rows, *columns) for g in s.groups for b in g
               if b.box.w <= 1.1 * digit_height]
     digit_width = float(np.percentile(widths, 75)) if widths else None
@@ -279,6 +309,22 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: bo
     return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped),
                       tuple(clipped_columns), ink_level, paper_level, digit_width,
                       row_side, column_side, (w_img, h_img), tuple(ignored))
+
+
+def _tall_row(a0: int, a1: int, height: float, lo: int, hi: int
+              ) -> tuple[int, int, TallRow | None]:
+    """A row's strip for digits `height` tall, taller than the row's span a0..a1 (within
+    lo..hi): widened to hold its digits whole, their tops and feet reaching into the next
+    rows' (`TallRow`). Returns the widened span and its scanlines (None: digits no more
+    than a pixel taller than the span keep it as it is)."""
+    over = round((height - (a1 - a0)) / 2)
+    if over < 1:
+        return a0, a1, None
+    w0, w1 = max(lo, a0 - over - 1), min(hi, a1 + over + 1)
+    c0, c1 = a0 + over + 1, a1 - over - 1
+    if c1 <= c0:
+        return a0, a1, None
+    return w0, w1, TallRow((a0 - w0, a1 - w0), (c0 - w0, c1 - w0))
 
 
 FURNITURE = 0.5
@@ -303,6 +349,31 @@ def _grounded(band: np.ndarray, turned: bool, kernel_wh: tuple[int, int], dark: 
             scale, strength = grounded_ink(band, kernel_wh, dark, ground, rule_width,
                                            colour=ink_colour(numbers, dark))
     return scale, strength
+
+
+def _lines_dropped(scale: np.ndarray, long: int, turned: bool, rule_width: int
+                   ) -> np.ndarray:
+    """A band's ink contrast (`scale`) less lines running along the band (across its
+    strips) longer than `long`: a column strip is a pitch wide and a row strip a pitch
+    tall, so no number runs that far across them. A box's border or a bar's edge along
+    the board (no frame standing there) can be far stronger than faint clue ink, and
+    would set a strip's threshold (a share of its strongest ink) above all of it.
+    Breaks where a box's side crosses are bridged."""
+    if not scale.size or scale.shape[0 if turned else 1] <= long:
+        return scale
+    # cv2 sizes are (w, h): a column band's lines run along its rows, a row band's down.
+    kernel, bridge = ((1, long), (1, rule_width + 1)) if turned else \
+        ((long, 1), (rule_width + 1, 1))
+    # Strong as ink is (`BAND_CONTRAST` of the band's peak): a textured ground's weak
+    # departures, bridged, would run on as far as any line.
+    peak = float(np.percentile(scale[::2, ::2], 99.9))
+    seen = (scale > max(BAND_CONTRAST * peak, 8.0)).view(np.uint8)
+    line = cv2.morphologyEx(cv2.morphologyEx(seen, cv2.MORPH_CLOSE, np.ones(bridge[::-1],
+                                                                             np.uint8)),
+                            cv2.MORPH_OPEN, np.ones(kernel[::-1], np.uint8))
+    if not line.any():
+        return scale
+    return np.where(line.astype(bool), 0.0, scale).astype(scale.dtype)
 
 
 def _near_numbers(band: np.ndarray, reach: int, spans: tuple[tuple[int, int], ...],

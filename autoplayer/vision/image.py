@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 import cv2
 import numpy as np
 
@@ -20,8 +24,33 @@ def bitmap_key(mask: np.ndarray) -> tuple[tuple[int, ...], bytes]:
     return g.shape, np.packbits(g).tobytes()
 
 
+_SHARED: ContextVar[tuple[np.ndarray, np.ndarray] | None] = ContextVar("_SHARED", default=None)
+
+
+@contextmanager
+def shared_luminance(image: np.ndarray) -> Iterator[np.ndarray]:
+    """While one picture is read, its luminance is made once: every stage that asks
+    `luminance` of it (the same pixels: the array or a view of it whole) gets this one,
+    read-only, so that no stage can change what the others see."""
+    lum = luminance(image)
+    lum.setflags(write=False)
+    token = _SHARED.set((image, lum))
+    try:
+        yield lum
+    finally:
+        _SHARED.reset(token)
+
+
+def _same_pixels(a: np.ndarray, b: np.ndarray) -> bool:
+    return a is b or (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+                      and a.shape == b.shape and a.strides == b.strides and a.dtype == b.dtype)
+
+
 def luminance(image: np.ndarray) -> np.ndarray:
     """Rec. 601 luma as float32 in 0..255 (a grey image passes through)."""
+    shared = _SHARED.get()
+    if shared is not None and _same_pixels(shared[0], image):
+        return shared[1]
     if image.ndim == 2:
         return image.astype(np.float32)
     rgb = image[..., :3]
@@ -31,15 +60,37 @@ def luminance(image: np.ndarray) -> np.ndarray:
     return rgb[..., 0] * 0.299 + rgb[..., 1] * 0.587 + rgb[..., 2] * 0.114
 
 
+def whole_levels(values: np.ndarray) -> np.ndarray | None:
+    """The values as bytes when they are whole numbers 0..255 (a screenshot's levels),
+    else None: medians, minima and maxima over bytes are the same and come sooner."""
+    levels = values.astype(np.uint8)
+    return levels if np.array_equal(levels, values) else None
+
+
+def byte_median(levels: np.ndarray) -> np.ndarray:
+    """`np.median` over the last axis of bytes, as float32 (what it gives of whole-number
+    float32 levels): the middle value, or the mean of the middle two."""
+    k = levels.shape[-1] // 2
+    if levels.shape[-1] % 2:
+        return np.partition(levels, k, axis=-1)[..., k].astype(np.float32)
+    middle = np.partition(levels, [k - 1, k], axis=-1)
+    return (middle[..., k - 1].astype(np.float32) + middle[..., k]) / np.float32(2)
+
+
 def runs(mask: np.ndarray) -> list[tuple[int, int]]:
     """Half-open [start, end) runs of True in a 1-D boolean array."""
-    m = np.asarray(mask, dtype=np.int8)
+    m = np.asarray(mask, dtype=bool)
     if m.size == 0:
         return []
-    d = np.diff(np.concatenate(([0], m, [0])))
-    starts = np.flatnonzero(d == 1)
-    ends = np.flatnonzero(d == -1)
-    return list(zip(starts.tolist(), ends.tolist(), strict=True))
+    # Where the value changes (after index i), run ends and starts alternating; a run at
+    # either end of the array starts before it or ends on its last element. (Few numpy
+    # calls: this runs for every scanline of every glyph.)
+    edges = np.flatnonzero(m[1:] != m[:-1]).tolist()
+    if m[0]:
+        edges.insert(0, -1)
+    if m[-1]:
+        edges.append(m.size - 1)
+    return [(a + 1, b + 1) for a, b in zip(edges[::2], edges[1::2], strict=True)]
 
 
 def dark_ink(lum: np.ndarray) -> bool:
@@ -53,6 +104,10 @@ def _background_along(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool) -
     # Beyond the picture's edge the picture goes on as it ends: a dark bar cut by the
     # edge (a page header) is not a valley the closing should fill.
     op = cv2.MORPH_CLOSE if dark else cv2.MORPH_OPEN
+    levels = whole_levels(lum)
+    if levels is not None:
+        closed = cv2.morphologyEx(levels, op, kernel, borderType=cv2.BORDER_REPLICATE)
+        return closed.astype(np.float32)
     return cv2.morphologyEx(lum, op, kernel, borderType=cv2.BORDER_REPLICATE)
 
 
@@ -111,7 +166,8 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
     ink[lifted] = _relative(lum[lifted], ground[lifted], dark, floor, colour)
     below, room = _departure(lum, ground, dark), np.abs(ground - colour)
     low, high = RULE_TONES
-    mid = (below > np.maximum(low * room, floor)) & (below < high * room)
+    under = below < high * room
+    mid = (below > np.maximum(low * room, floor)) & under
     kw, kh = _odd(kernel_wh)
     step = rule_width + 1
     bridge, across = ((step, 1), (1, step)) if kw > kh else ((1, step), (step, 1))
@@ -120,7 +176,7 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
     wide = _morph(long, cv2.MORPH_OPEN, across)
     # A stroke crossing the seam (as dark as ink: no mid-tone) bridges a break in it but
     # is no part of it: a thin bar of a 3 over a row of texture dots stays.
-    ink[cv2.subtract(long, wide).view(bool) & (below < high * room)] = 0.0
+    ink[cv2.subtract(long, wide).view(bool) & under] = 0.0
     return scale, ink
 
 
@@ -136,8 +192,10 @@ def ink_colour(lum: np.ndarray, dark: bool) -> float:
 def _relative(lum: np.ndarray, background: np.ndarray, dark: bool, floor: float,
               ink: float) -> np.ndarray:
     strength = _departure(lum, background, dark)
-    room = np.abs(background - ink)
-    out = strength * 255.0 / np.maximum(room, 1.0)
+    room = np.subtract(background, ink)
+    np.abs(room, out=room)
+    out = strength * 255.0
+    out /= np.maximum(room, 1.0, out=room)
     out[strength < floor] = 0.0
     return np.minimum(out, 255.0, out=out)
 

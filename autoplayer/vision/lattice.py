@@ -35,18 +35,20 @@ from autoplayer.vision.patches import square_patches
 def _cluster_positions(lo: np.ndarray, hi: np.ndarray, tol: float) -> list[tuple[int, int, int]]:
     """Group patch ranges by centre; each group gives (median start, median end, count)."""
     order = np.argsort(lo + hi)
-    groups: list[list[int]] = []
-    last = None
-    for i in order:
-        c = (lo[i] + hi[i]) / 2
-        if last is None or c - last > tol:
-            groups.append([])
-        groups[-1].append(i)
-        last = c
-    out = []
-    for g in groups:
-        out.append((int(np.median(lo[g])), int(np.median(hi[g])), len(g)))
-    return out
+    if not order.size:
+        return []
+    centres = (lo[order] + hi[order]) / 2
+    starts = np.concatenate(([0], np.flatnonzero(np.diff(centres) > tol) + 1))
+    counts = np.diff(np.append(starts, order.size))
+    group = np.repeat(np.arange(starts.size), counts)
+    # Each group's medians at once: its values sorted within it, the middle one (or the
+    # mean of the middle two) picked as np.median would.
+    def medians(values: np.ndarray) -> list[int]:
+        v = values[order]
+        v = v[np.lexsort((v, group))].astype(np.float64)
+        low, high = v[starts + (counts - 1) // 2], v[starts + counts // 2]
+        return [int(m) for m in (low + high) / 2]
+    return list(zip(medians(lo), medians(hi), counts.tolist(), strict=True))
 
 
 def _regular_run(groups: list[tuple[int, int, int]], size: float) -> list[tuple[int, int]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from functools import cached_property
 
 from autoplayer.geometry import Rect
 from autoplayer.vision import scanline
@@ -53,8 +54,10 @@ class ClueNumber:
     alternatives: tuple[int, ...]
     """Next-best values, most likely first (one digit swapped for its runner-up)."""
 
-    @property
-    def box(self) -> Rect:
+    @cached_property
+    def box(self) -> Rect:  # asked for again and again where numbers are laid out
+        if len(self.digits) == 1:
+            return self.digits[0].glyph.box
         boxes = [d.glyph.box for d in self.digits]
         x0, y0 = min(b.x for b in boxes), min(b.y for b in boxes)
         x1, y1 = max(b.right for b in boxes), max(b.bottom for b in boxes)
@@ -104,24 +107,31 @@ def read_digit(glyph: Glyph, templates: TemplateSet | None = None) -> DigitReadi
 
 def _spread(ranked: list[tuple[int, float]]) -> tuple[tuple[int, float], ...]:
     """Keep the best digit's confidence; give the runners-up decreasing small scores."""
-    return (ranked[0], *((d, 1.0 / (10 * i)) for i, (d, _) in enumerate(ranked[1:], 1)))
+    scores = _RUNNERS_UP if len(ranked) <= len(_RUNNERS_UP) else [
+        1.0 / (10 * i) for i in range(1, len(ranked))]
+    return (ranked[0], *zip([d for d, _ in ranked[1:]], scores, strict=False))
+
+
+_RUNNERS_UP = tuple(1.0 / (10 * i) for i in range(1, 11))
+"""`_spread`'s scores (a digit has nine runners-up), made once: it runs for every glyph."""
 
 
 def make_number(digits: list[DigitReading]) -> ClueNumber:
-    value = int("".join(str(d.digit) for d in digits))
+    shown = [str(d.digit) for d in digits]
+    value = int("".join(shown))
     conf = min(d.confidence for d in digits)
     alts: list[tuple[float, int]] = []
     for i, d in enumerate(digits):
+        if len(d.ranked) < 2:
+            continue
+        before, after = "".join(shown[:i]), "".join(shown[i + 1:])
+        doubt = 1.0 - d.confidence
         for alt, score in d.ranked[1:4]:
-            v = int("".join(str(alt) if j == i else str(x.digit) for j, x in enumerate(digits)))
+            v = int(before + str(alt) + after)
             if v != value:
-                alts.append((-score - (1.0 - d.confidence), v))
+                alts.append((-score - doubt, v))
     alts.sort()
-    seen: list[int] = []
-    for _, v in alts:
-        if v not in seen:
-            seen.append(v)
-    return ClueNumber(value, conf, tuple(digits), tuple(seen))
+    return ClueNumber(value, conf, tuple(digits), tuple(dict.fromkeys(v for _, v in alts)))
 
 
 def read_lines(layout: ClueLayout, templates: TemplateSet | None = None
@@ -181,7 +191,9 @@ def split_numbers(units: list[list[DigitReading]], gaps: list[float], lo: float,
     # gaps: a misread digit explains it too, and the validator tries its alternatives.)
     bounds = list(itertools.accumulate(len(u) for u in units))[:-1]  # digits before gap i
     start = 0
-    for n in _group(units, [d is not False for d in decided]):
+    plain = [d is not False for d in decided]
+    first = _group(units, plain)
+    for n in first:
         end = start + len(n.digits)
         if len(n.digits) > max_digits:
             for i, at in enumerate(bounds):
@@ -193,6 +205,8 @@ def split_numbers(units: list[list[DigitReading]], gaps: list[float], lo: float,
         for i in open_:
             decided[i] = gaps[i] - lo > hi - gaps[i]
         open_ = []
+    if not open_ and [bool(d) for d in decided] == plain:
+        return first  # one split left, and grouped already
     best: tuple[float, list[ClueNumber]] | None = None
     for choice in itertools.product((False, True), repeat=len(open_)):
         splits = list(decided)

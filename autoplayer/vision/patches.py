@@ -53,8 +53,12 @@ def square_patches(image: np.ndarray, content: bool = False) -> np.ndarray:
     """
     if min(image.shape[:2]) < MIN_CELL:  # no room for a cell
         return np.zeros((0, 4), np.int32)
-    flat = cv2.bitwise_not(edge_map(image, CELL_STEP))
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(flat, connectivity=4)
+    edges = edge_map(image, CELL_STEP)
+    if content:  # a patch with content is judged by its labels too
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(edges),
+                                                               connectivity=4)
+    else:
+        stats = flat_stats(edges)
     _, _, w, h, area = stats.T
     side = np.maximum(w, h)
     shaped = (
@@ -66,6 +70,40 @@ def square_patches(image: np.ndarray, content: bool = False) -> np.ndarray:
         for i in np.flatnonzero(shaped & ~keep & (area >= 0.5 * w * h)):
             keep[i] = _outline_share(labels, i, stats[i]) >= CLOSED_OUTLINE
     return stats[keep, :4]
+
+
+def flat_stats(edges: np.ndarray) -> np.ndarray:
+    """The stats `cv2.connectedComponentsWithStats` gives the flat parts of a picture
+    (4-connected; row 0 the edge pixels), labelled only over the edges' bounding box and
+    a pixel round it.
+
+    A screenshot often holds the game in a blank frame. Beyond the edges' bounding box
+    all is flat and joins the region holding the line of pixels just inside it, so only
+    that region's area and box change; the regions and their order (by first pixel, row
+    by row) are the whole picture's. Labelling the whole picture is the read's dearest
+    step (15 ms for a 1920x1080 frame)."""
+    h, w = edges.shape
+    flat = cv2.bitwise_not(edges)
+    ex, ey, ew, eh = cv2.boundingRect(edges)
+    if not ew:  # no edge at all
+        return cv2.connectedComponentsWithStats(flat, connectivity=4)[2]
+    y0, y1 = max(0, ey - 1), min(h, ey + eh + 1)
+    x0, x1 = max(0, ex - 1), min(w, ex + ew + 1)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(flat[y0:y1, x0:x1], connectivity=4)
+    stats[:, 0] += x0
+    stats[:, 1] += y0
+    # The flat strips beyond the box, each beside one line of the box's rim (flat whole,
+    # so one region): (label of that line, the strip as x0, y0, x1, y1).
+    beyond = [(labels[0, 0], (0, 0, w, y0)), (labels[-1, 0], (0, y1, w, h)),
+              (labels[0, 0], (0, y0, x0, y1)), (labels[0, -1], (x1, y0, w, y1))]
+    for label, (a0, b0, a1, b1) in beyond:
+        if a1 <= a0 or b1 <= b0:
+            continue
+        s = stats[label]
+        left, top = min(s[0], a0), min(s[1], b0)
+        right, bottom = max(s[0] + s[2], a1), max(s[1] + s[3], b1)
+        s[:] = left, top, right - left, bottom - top, s[4] + (a1 - a0) * (b1 - b0)
+    return stats
 
 
 CLOSED_OUTLINE = 0.75

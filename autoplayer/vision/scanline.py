@@ -302,12 +302,65 @@ def _nearest(shape: tuple[tuple[str, float], ...]) -> dict[int, float]:
     ground differ pixel by pixel but mostly share their sequence: memoised by it."""
     hit = _SHAPES.get(shape)
     if hit is None:
-        segs = [Segment(t, share) for t, share in shape]
         if len(_SHAPES) >= _CACHE_LIMIT:
             _SHAPES.clear()
-        hit = _SHAPES[shape] = {d: min(distance(segs, p) for p in protos)
-                                for d, protos in PROTOTYPES.items()}
+        ends = _distances_to_all(shape)
+        hit = _SHAPES[shape] = {d: float(ends[rows].min()) for d, rows in _TABLE.digit_rows}
     return hit
+
+
+@dataclass(frozen=True)
+class _Table:
+    """Every prototype as rows of one array, so that `distance` runs for all at once."""
+    lengths: np.ndarray
+    """(P,) each prototype's length."""
+    sub: dict[str, np.ndarray]
+    """A glyph token's substitution cost against each prototype position (P, M)."""
+    double: dict[str, np.ndarray]
+    """Where a glyph token may stand for two equal prototype tokens ending at a
+    position (P, M; the position's token and the one before both equal it)."""
+    digit_rows: tuple[tuple[int, np.ndarray], ...]
+    """Each digit's prototype rows."""
+
+
+def _table() -> _Table:
+    protos = [(d, p) for d, ps in PROTOTYPES.items() for p in ps]
+    m = max(len(p) for _, p in protos)
+    sub = {t: np.zeros((len(protos), m)) for t in _ORDER}
+    double = {t: np.zeros((len(protos), m), bool) for t in _ORDER}
+    for i, (_, p) in enumerate(protos):
+        for j, pj in enumerate(p):
+            for t in _ORDER:
+                sub[t][i, j] = _SUB_COST[t, pj]
+            if j >= 1 and p[j - 1] == pj:
+                double[pj][i, j] = True
+    rows = tuple((d, np.array([i for i, (e, _) in enumerate(protos) if e == d]))
+                 for d in PROTOTYPES)
+    return _Table(np.array([len(p) for _, p in protos]), sub, double, rows)
+
+
+_TABLE = _table()
+
+
+def _distances_to_all(shape: tuple[tuple[str, float], ...]) -> np.ndarray:
+    """`distance` from a glyph's segments to every prototype (P,): the same sums and
+    minima in the same order, each step over all prototypes at once."""
+    table = _TABLE
+    p, m = table.sub["F"].shape
+    missing, half = _MISSING, _MISSING * 0.5
+    prev = np.tile(np.arange(m + 1) * missing, (p, 1))
+    for tok, share in shape:
+        wi = _weight(share)
+        # Everything but the step along the prototype (a token it has, the glyph lacks),
+        # which depends on the position before and is taken position by position.
+        best = np.minimum(prev[:, 1:] + wi, prev[:, :-1] + table.sub[tok] * wi)
+        np.minimum(best, np.where(table.double[tok], prev[:, :-1] + half, np.inf), out=best)
+        cur = np.empty_like(prev)
+        cur[:, 0] = prev[:, 0] + wi
+        for j in range(1, m + 1):
+            cur[:, j] = np.minimum(best[:, j - 1], cur[:, j - 1] + missing)
+        prev = cur
+    return prev[np.arange(p), table.lengths]
 
 
 _CACHE: dict[tuple[tuple[int, ...], bytes],

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from autoplayer.vision.grid import Grid
-from autoplayer.vision.image import runs
+from autoplayer.vision.image import byte_median, runs, whole_levels
 
 REACH = 2.5
 """How far from the board (cell pitches) the nearest clue number is looked for."""
@@ -24,6 +24,18 @@ LINED_UP = 0.5
 """Share of the lines that must have ink beside them for a side to hold clues."""
 MIN_STEP = 40.0
 """Luminance steps (0..255) a stroke departs from its strip's ground by, at least."""
+FAINT_STEP = 20.0
+"""Looking again for faint ink (no side of a direction lined up at `MIN_STEP`): the least
+step on a smooth ground. Faint clue ink (2.5:1 on a dark page is some 35 levels) stands
+out of a flat or gently shaded ground by less than `MIN_STEP`."""
+ROUGH = 4.0
+"""Looking again for faint ink: a stroke departs from its ground by this many times the
+ground's own spread (the median departure of a strip's pixels, textures and noise) at
+least, and by `MIN_STEP` at most."""
+FAINT_INK = 0.3
+"""Faint ink is looked for unless the clues found beside the other direction depart from
+their ground by so much that this share of it is `MIN_STEP` (one ink draws all clues;
+a page's faint decorations beside a board of black numbers are no clues)."""
 
 
 @dataclass(frozen=True)
@@ -57,10 +69,23 @@ def clue_sides(lum: np.ndarray, grid: Grid) -> ClueSides:
         "bottom": (grid.xs, board.bottom + margin, min(h_img, board.bottom + reach), 1, False),
     }
     scores = {side: _lined_up(lum, *args)[0] for side, args in where.items()}
+    faint: set[str] = set()
+    for first, second, other in (("left", "right", ("top", "bottom")),
+                                 ("top", "bottom", ("left", "right"))):
+        if max(scores[first], scores[second]) >= LINED_UP:
+            continue
+        # Neither side lines up: look again for faint ink, unless the other direction's
+        # clues show the ink is not faint (then faint marks here are not numbers).
+        seen = [_contrast(lum, *where[side]) for side in other if scores[side] >= LINED_UP]
+        if seen and FAINT_INK * max(seen) >= MIN_STEP:
+            continue
+        faint |= {first, second}
+        for side in (first, second):
+            scores[side] = _lined_up(lum, *where[side], faint=True)[0]
 
     def pick(first: str, second: str) -> str:
         if scores[first] >= LINED_UP and scores[second] >= LINED_UP:  # rare: weigh spreads
-            return _pick({side: _lined_up(lum, *where[side], spread=True)
+            return _pick({side: _lined_up(lum, *where[side], spread=True, faint=side in faint)
                           for side in (first, second)}, first, second)
         return _pick({side: (scores[side], 0.0) for side in (first, second)}, first, second)
 
@@ -86,10 +111,11 @@ def _pick(found: dict[str, tuple[float, float]], first: str, second: str) -> str
 
 
 def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: int,
-              axis: int, board_at_hi: bool, spread: bool = False) -> tuple[float, float]:
+              axis: int, board_at_hi: bool, spread: bool = False, faint: bool = False
+              ) -> tuple[float, float]:
     """Share of the lines (`spans` along them) with ink in [lo, hi) across them, and (with
     `spread`, else 0) how spread that ink is: its density in the cells' outer sixths over
-    that in their middles.
+    that in their middles. `faint`: the least step follows the ground (`ROUGH`).
 
     axis 0: rows (spans are y-ranges, lo..hi an x-range); axis 1: columns.
     Each line's strip is its cell span less a sixth at each end, clear of the
@@ -108,17 +134,17 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
         return 0.0, 0.0
     pitch = int(np.median([b - a for a, b in spans])) + 1
     inks = _stacked_ink(region, np.array([a + c for (a, _), c in zip(spans, cuts, strict=True)]
-                                         )[:, None] + np.arange(height), pitch)
+                                         )[:, None] + np.arange(height), pitch, faint)
     ends = np.array([spans[k - 1][1] for k in range(1, len(spans))])
     starts = np.array([spans[k][0] for k in range(1, len(spans))])
     mids = (ends + starts) // 2
     # A rule crosses the gap between two lines (ink on the rows just before and after
     # it); a number stops short of it.
-    around = _stacked_ink(region, np.stack([ends - 1, mids, starts], axis=1), pitch)
+    around = _stacked_ink(region, np.stack([ends - 1, mids, starts], axis=1), pitch, faint)
     rules = (around[:, 0] & around[:, -1]).sum(axis=0)
     # Through the line itself and a row on either side: a drop shadow reaching the
     # line is no text running across it.
-    through = _stacked_ink(region, np.stack([mids - 1, mids, mids + 1], axis=1), pitch)
+    through = _stacked_ink(region, np.stack([mids - 1, mids, mids + 1], axis=1), pitch, faint)
     cross = (through.sum(axis=1) >= 2).sum(axis=0)
     # Text crosses some of the gaps (a rule along the board, or the drop shadows of
     # numbers stacked in every line, nearly all of them).
@@ -149,7 +175,7 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
     # taken whole, so that its outer parts are held to its numbers' contrast.)
     cut, span = min(cuts), min(b - a for a, b in spans)
     whole = _stacked_ink(region, np.array([a for a, _ in spans])[:, None] + np.arange(span),
-                         pitch)
+                         pitch, faint)
     whole[:, :, ruled] = False
     if lines and axis == 1:
         whole[:, :, beyond] = False
@@ -158,7 +184,8 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
     return score, outer / inner if inner > 0 else 0.0
 
 
-def _stacked_ink(region: np.ndarray, rows: np.ndarray, pitch: int) -> np.ndarray:
+def _stacked_ink(region: np.ndarray, rows: np.ndarray, pitch: int, faint: bool = False
+                 ) -> np.ndarray:
     """For each row of `rows` (indices into `region`, one part per row): what departs
     from that part's local ground (`_local_ground`) by a stroke's contrast, less runs
     along the band longer than `pitch` (a grid line, the seam or edge of a band).
@@ -168,12 +195,33 @@ def _stacked_ink(region: np.ndarray, rows: np.ndarray, pitch: int) -> np.ndarray
     parts = region[rows].astype(np.float32)
     n, h, w = parts.shape
     diff = np.abs(parts - _local_ground(parts, pitch)[:, None, :])
-    step = np.maximum(MIN_STEP, 0.3 * diff.max(axis=(1, 2)))
+    least = np.clip(ROUGH * np.median(diff.reshape(n, -1), axis=1), FAINT_STEP, MIN_STEP) \
+        if faint else MIN_STEP
+    step = np.maximum(least, 0.3 * diff.max(axis=(1, 2)))
     ink = (diff > step[:, None, None]).astype(np.uint8).reshape(n * h, w)
     if w > pitch:
         ink &= 1 - cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, pitch), np.uint8),
                                     borderType=cv2.BORDER_CONSTANT, borderValue=0)
     return ink.reshape(n, h, w).astype(bool)
+
+
+def _contrast(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: int,
+              axis: int, board_at_hi: bool) -> float:
+    """How far the ink beside the lines (as `_lined_up` takes them) departs from its ground:
+    the median over the lines of each one's strongest departure."""
+    if hi - lo < 3 or len(spans) < 2:
+        return 0.0
+    region = lum[:, lo:hi] if axis == 0 else lum[lo:hi, :].T
+    cuts = [max(1, (b - a) // 6) for a, b in spans]
+    height = min(b - a - 2 * c for (a, b), c in zip(spans, cuts, strict=True))
+    if height < 3:
+        return 0.0
+    pitch = int(np.median([b - a for a, b in spans])) + 1
+    rows = np.array([a + c for (a, _), c in zip(spans, cuts, strict=True)])[:, None] \
+        + np.arange(height)
+    parts = region[rows].astype(np.float32)
+    diff = np.abs(parts - _local_ground(parts, pitch)[:, None, :])
+    return float(np.median(diff.max(axis=(1, 2))))
 
 
 def _local_ground(parts: np.ndarray, pitch: int) -> np.ndarray:
@@ -188,6 +236,9 @@ def _local_ground(parts: np.ndarray, pitch: int) -> np.ndarray:
     """
     n, _, w = parts.shape
     half = max(1, pitch // 2)
-    padded = np.pad(parts, ((0, 0), (0, 0), (half, half)), mode="reflect")
+    levels = whole_levels(parts)  # a quarter of the memory to shuffle as bytes
+    padded = np.pad(parts if levels is None else levels, ((0, 0), (0, 0), (half, half)),
+                    mode="reflect")
     windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=2)
-    return np.median(windows.transpose(0, 2, 1, 3).reshape(n, w, -1), axis=2)
+    flat = windows.transpose(0, 2, 1, 3).reshape(n, w, -1)
+    return np.median(flat, axis=2) if levels is None else byte_median(flat)

@@ -18,7 +18,7 @@ import numpy as np
 
 from autoplayer.geometry import Rect
 from autoplayer.vision.glyphs import Blob
-from autoplayer.vision.image import runs, trim
+from autoplayer.vision.image import runs
 
 STRIP_CONTRAST = {True: 0.45, False: 0.55}
 """Ink departs from its background by this share of its own strip's strongest ink (as well
@@ -31,6 +31,39 @@ more), unless its own numbers stand further apart (`band_end_gap`)."""
 SPACED_GAP = 1.2
 """A band whose numbers stand further apart than `BAND_END_GAP` (clue cells wider than the
 board's, digits as tall as a cell) ends after this many times its usual wide gap."""
+
+
+SHADOW_GAP = 0.2
+"""Tones of ink this far apart (as shares of a strip's strongest ink) with none between
+are two inks: the digits and their drop shadow (`shadow_tone`)."""
+SHADOW_SHARE = 0.05
+"""A drop shadow holds at least this share of the ink above the strip threshold; the
+digits casting it hold more than it (a shadow shows no more than the digits, partly hidden
+behind them): else the stronger tone is something else, a rule, a panel's box."""
+
+
+def shadow_tone(ink: np.ndarray, floor: float) -> float | None:
+    """The share of a strip's strongest ink that its digits stand above and their drop
+    shadow below, when its ink above `floor` falls into two tones with none between (a
+    shadow in a tone of its own, as pixel fonts draw it: antialiased glyphs spread their
+    edges over every tone between); None when it does not. `ink`: the strip's ink as
+    shares of its strongest. This is the strip's own look, where the band's (`two_tone`)
+    found no shadow: a pale one on light paper lies too little inside the glyphs for it."""
+    ink = np.minimum(ink[ink > floor], 1.0)
+    if ink.size < 50:
+        return None
+    step = 0.02
+    counts, edges = np.histogram(ink, bins=int(np.ceil((1.0 - floor) / step)), range=(floor, 1.0))
+    need = round(SHADOW_GAP / step)
+    # The first blank wide enough below the top tone, from the top down.
+    for a, b in reversed(runs(counts == 0)):
+        if b - a < need or b >= counts.size:
+            continue
+        above, below = counts[b:].sum(), counts[:a].sum()
+        if above > below >= SHADOW_SHARE * ink.size:
+            return float((edges[a] + edges[b]) / 2)
+        break
+    return None
 
 
 RULE_FLANK = 0.6
@@ -54,13 +87,11 @@ def ink_extent(profile: np.ndarray, pitch: float, gap: float | None = None) -> i
     """How far from the board (index 0) the band's ink reaches before a long blank gap
     (`gap` px, when the band's own spacing is known: `band_end_gap`)."""
     limit = max(3, int(gap if gap is not None else BAND_END_GAP * pitch))
-    last_ink = -1
-    for i, has_ink in enumerate(profile):
-        if has_ink:
-            last_ink = i
-        elif i - last_ink > limit:
-            break
-    return last_ink + 1
+    inked = np.flatnonzero(profile)
+    if not inked.size or inked[0] > limit:  # blank from the board on
+        return 0
+    far = np.flatnonzero(np.diff(inked) > limit + 1)  # more than `limit` blanks between
+    return int(inked[far[0] if far.size else -1]) + 1
 
 
 def band_end_gap(profiles: list[np.ndarray], pitch: float) -> float:
@@ -86,10 +117,12 @@ def band_end_gap(profiles: list[np.ndarray], pitch: float) -> float:
 
 def cut_strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.ndarray,
               band_threshold: float, pitch: float, dark: bool = True,
-              hairline: float | None = None, end_gap: float | None = None) -> Strip:
+              hairline: float | None = None, end_gap: float | None = None,
+              tall: TallRow | None = None) -> Strip:
     """The strip of one line (`box`, its ink `strength` and `scale` cut from the band),
     its ink cut into blobs; `hairline`: the threshold for a hairline font; `end_gap`: the
-    blank that ends the band (`band_end_gap`)."""
+    blank that ends the band (`band_end_gap`); `tall`: the scanlines of a row strip
+    widened for digits taller than the row (`TallRow`)."""
     if strength.size == 0:
         return Strip(kind, index, box, ())
     # Keep only what reaches the board without a long blank gap (the band's far side
@@ -106,10 +139,15 @@ def cut_strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.
         scale = scale[scale.shape[0] - reach:, :]
     if strength.size == 0:
         return Strip(kind, index, box, ())
-    threshold = hairline if hairline is not None else max(
-        band_threshold, STRIP_CONTRAST[dark] * float(scale.max()))
-    ink = _main_line(_drop_edge_slivers(_drop_rules(strength > threshold, kind, pitch), kind,
-                                        pitch), kind)
+    top = float(scale.max())
+    share = STRIP_CONTRAST[dark]
+    if hairline is None and top > 0:
+        share = max(share, shadow_tone(strength[strength > band_threshold] / top, share) or 0.0)
+    threshold = hairline if hairline is not None else max(band_threshold, share * top)
+    ink = strength > threshold
+    if tall is not None:
+        ink = _own_digits(ink, tall)
+    ink = _main_line(_drop_edge_slivers(_drop_rules(ink, kind, pitch), kind, pitch), kind)
     if not ink.any():
         return Strip(kind, index, box, ())
     if kind == "column":
@@ -155,6 +193,38 @@ def _joined_pieces(ink: np.ndarray, parts: list[tuple[int, int]]) -> list[tuple[
                     break
             if changed:
                 break
+    return out
+
+
+@dataclass(frozen=True)
+class TallRow:
+    """A row strip widened to hold digits taller than the row whole (`clues._tall_row`),
+    their tops and feet reaching into the next rows' strips: scanlines from its start."""
+
+    span: tuple[int, int]
+    """The row's own span."""
+    core: tuple[int, int]
+    """Where no digit of the rows beside reaches."""
+
+
+def _own_digits(ink: np.ndarray, tall: TallRow) -> np.ndarray:
+    """The row's own digits in a widened strip: the shapes reaching its core, whole. A
+    shape reaching the strip's outer scanline too (the next row's core) is shared, a
+    digit touching the next row's (a 1's foot on the 1 below): it keeps only the row's
+    own span, as an unwidened strip would."""
+    (s0, s1), (c0, c1) = tall.span, tall.core
+    if not ink[c0:c1].any():
+        return np.zeros_like(ink)
+    _, labels = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)
+    own = np.unique(labels[c0:c1][ink[c0:c1]])
+    ends = [labels[i][ink[i]] for i, beyond in ((0, s0 > 0), (-1, s1 < ink.shape[0]))
+            if beyond]
+    shared = np.intersect1d(own, np.concatenate(ends)) if ends else np.array([], int)
+    out = np.isin(labels, own) & ink
+    if shared.size:
+        outside = np.ones(ink.shape[0], bool)
+        outside[s0:s1] = False
+        out[outside] &= ~np.isin(labels[outside], shared)
     return out
 
 
@@ -251,11 +321,16 @@ def drop_frame(strips: list[Strip], pitch: float) -> list[Strip]:
 
 
 def _blobs_across(ink: np.ndarray, x_off: int, y_off: int) -> list[Blob]:
-    out = []
-    for x0, x1 in runs(ink.any(axis=0)):
-        part, dy, _ = trim(ink[:, x0:x1])
-        out.append(Blob(Rect(x_off + x0, y_off + dy, x1 - x0, part.shape[0]), part))
-    return out
+    spans = runs(ink.any(axis=0))
+    if not spans:
+        return []
+    # Each run's rows with ink, all runs at once (every column of a run holds ink, so
+    # only its rows need trimming).
+    inked = np.logical_or.reduceat(ink, [x0 for x0, _ in spans], axis=1)
+    tops = inked.argmax(axis=0).tolist()
+    bottoms = (ink.shape[0] - inked[::-1].argmax(axis=0)).tolist()
+    return [Blob(Rect(x_off + x0, y_off + y0, x1 - x0, y1 - y0), ink[y0:y1, x0:x1])
+            for (x0, x1), y0, y1 in zip(spans, tops, bottoms, strict=True)]
 
 
 def thickest_rule(pitch: float) -> int:

@@ -19,7 +19,8 @@ import numpy as np
 
 from autoplayer.errors import InputError, UserError
 from autoplayer.games.base import Check, Game, Solved
-from autoplayer.games.fifteen.model import Board, goal, is_solvable, unsolvable_reason
+from autoplayer.games.fifteen.goals import Goal, Unsure, infer_goal, solve_toward
+from autoplayer.games.fifteen.model import Board, is_solvable, unsolvable_reason
 from autoplayer.games.fifteen.planner import Slide, batch
 from autoplayer.games.fifteen.reader import FifteenReading, learn_templates, read_fifteen
 from autoplayer.geometry import Click, Gesture, Rect
@@ -107,6 +108,9 @@ class FifteenGame(Game[Reading, Path, Step]):
         self.max_batches = REPAIR_BATCHES
         self._templates: TemplateSet | None = None
         self._detour: Path | None = None
+        self.goal: Goal | None = None
+        """The goal inferred from the first board solved (with its reason): data for callers
+        and reports. Set by `solve`, which refuses (before any input) when none is certain."""
 
     # -- reading ----------------------------------------------------------
     def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
@@ -131,16 +135,22 @@ class FifteenGame(Game[Reading, Path, Step]):
     # -- solving ----------------------------------------------------------
     def solve(self, reading: Reading) -> Solved[Path]:
         board = reading.shown.board
-        if not is_solvable(board):
-            raise InputError(f"the board read ({board.spec()}) cannot be solved: "
-                             f"{unsolvable_reason(board)}; a tile was misread",
+        found = infer_goal(board)
+        if isinstance(found, Unsure):
+            labels = sorted(board.cells) == list(range(board.size))
+            why = (f"{unsolvable_reason(board)}; a tile was misread"
+                   if labels and not is_solvable(board) else f"no goal is certain: {found.reason}")
+            raise InputError(f"the board read ({board.spec()}) cannot be solved: {why}",
                              region=_region(reading.shown.rect))
+        self.goal = found
         path, note = self._solve(board)
         clicks = len(batch(board, path.moves))
         self.max_batches = -(-clicks // self.clicks_per_batch) + REPAIR_BATCHES
-        return Solved(path, f"{note} in {clicks} clicks, {self.clicks_per_batch} a batch")
+        return Solved(path, f"{note} in {clicks} clicks, {self.clicks_per_batch} a batch; "
+                      f"goal: {found.reason}")
 
     def _solve(self, board: Board) -> tuple[Path, str]:
+        assert self.goal is not None, "solve() infers the goal first"
         method = self.solver or ("optimal" if optimal_ready(board.width, board.height)
                                  else "fast")
         if method == "optimal":
@@ -149,14 +159,11 @@ class FifteenGame(Game[Reading, Path, Step]):
             if not has_tables(board.width, board.height):
                 raise UserError(f"no optimal solver for {board.width}x{board.height} "
                                 "(3x3, 4x4 and boards of up to 9 cells)")
-            from autoplayer.games.fifteen.optimal import solve_optimal
-
-            moves = solve_optimal(board).moves
-            return make_path(board, moves), f"optimal solution: {len(moves)} moves"
-        from autoplayer.games.fifteen.human import solve_fast
-
-        moves = solve_fast(board)
-        return make_path(board, moves), f"rows-first solution: {len(moves)} moves"
+        moves, shortest = solve_toward(board, self.goal, method)
+        what = ("optimal solution" if shortest else
+                "solution (the goal's gap is inside the board: not optimal)"
+                if method == "optimal" else "rows-first solution")
+        return make_path(board, moves), f"{what}: {len(moves)} moves"
 
     # -- acting -----------------------------------------------------------
     def plan(self, reading: Reading, solution: Path) -> list[Step]:
@@ -207,7 +214,10 @@ class FifteenGame(Game[Reading, Path, Step]):
         """Tiles the batch should bring home, net (negative when it must take some away)."""
         if not moves:
             return 0
-        target = goal(moves[0].before.width, moves[0].before.height)
+        found = self.goal or infer_goal(moves[0].before)
+        if isinstance(found, Unsure):
+            return 0
+        target = found.board
         return misplaced(moves[0].before, target) - misplaced(moves[-1].after, target)
 
     def check(self, reading: Reading, solution: Path) -> Check:

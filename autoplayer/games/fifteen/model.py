@@ -4,7 +4,7 @@ The goal is the one Simon Tatham's Fifteen shows (1, 2, … then the gap in the
 bottom-right corner). Korf's benchmark file uses the other common goal, gap
 first; `from_blank_first` and `to_blank_first` convert between the two by a
 180° rotation plus relabelling, which keeps adjacency and so keeps every
-solution length.
+solution length. `goals` infers other goals from what a game shows and solves toward them.
 
 A move is named by the way a *tile* slides into the gap ('L', 'R', 'U', 'D'),
 which is what a person watching the board sees; the gap goes the other way.
@@ -174,11 +174,12 @@ def make_board(width: int, height: int, cells: Sequence[int]) -> Board:
     return Board(width, height, tuple(cells))
 
 
-def parse_board(text: str) -> Board:
+def parse_board(text: str, solvable: bool = True) -> Board:
     """Reads `WxH:t,t,…` (Tatham's Fifteen game IDs; 0 is the gap, row-major).
 
-    Commas or spaces separate tiles. Unsolvable boards are refused here, with
-    the reason, because nothing downstream can do anything with them.
+    Commas or spaces separate tiles. Boards that cannot reach the gap-last goal are
+    refused here, with the reason (unless `solvable` is False: a caller with another goal
+    checks that goal itself).
     """
     m = _SPEC.match(text)
     if not m and re.match(r"^\s*\d+\s*[xX×]\s*\d+\s*#", text):
@@ -205,7 +206,7 @@ def parse_board(text: str) -> Board:
                              "(0 is the gap)")
         cells.append(int(f.lstrip("0") or "0"))
     board = make_board(width, height, cells)
-    if not is_solvable(board):
+    if solvable and not is_solvable(board):
         raise InputError(f"board {board.spec()} cannot be solved: {unsolvable_reason(board)}")
     return board
 

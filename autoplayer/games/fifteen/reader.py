@@ -8,7 +8,7 @@ background towards the minority extreme — cut into digit glyphs and read by
 the scanline state machines, plus templates learned from the first verified
 reading of the same screen, each a check on the other.
 
-A reading is verified before anyone acts on it: the numbers must be 1..N-1,
+A reading is verified before anyone acts on it: the numbers must be 1..N-1 (or 2..N),
 each exactly once, with exactly one gap, and no glyph may be unreadable. A
 board that fails is read again at other ink thresholds; a clash of one or two
 tiles is settled only when their next-best readings are exactly the missing
@@ -198,7 +198,8 @@ def _span(rects: Iterable[Rect]) -> Rect:
 
 def _validate(grid: Grid, cells: tuple[Rect, ...], numbers: list[ClueNumber | None]
               ) -> tuple[Board, list[ClueNumber | None]]:
-    """Each of 1..N-1 exactly once; a glyph barely read fails even then.
+    """Each of 1..N-1 exactly once (or 2..N, when the tiles show N and no 1: a game whose
+    gap stands first when solved); a glyph barely read fails even then.
 
     When a few numbers clash (two tiles read alike, one out of range) and each
     doubtful one has a next-best reading that is exactly a number nobody shows,
@@ -210,13 +211,15 @@ def _validate(grid: Grid, cells: tuple[Rect, ...], numbers: list[ClueNumber | No
     def where(i: int) -> str:
         return f"tile at row {i // w + 1} column {i % w + 1}"
 
-    numbers = _complete_permutation(numbers, n)
+    shown = {num.value for num in numbers if num is not None}
+    lo = 2 if n in shown and 1 not in shown else 1
+    numbers = _complete_permutation(numbers, n, lo)
     seen: dict[int, int] = {}
     for i, num in enumerate(numbers):
         if num is None:
             continue
-        if not 1 <= num.value < n:
-            raise InputError(f"{where(i)} reads {num.value}, outside 1..{n - 1}:\n"
+        if not lo <= num.value < n + lo - 1:
+            raise InputError(f"{where(i)} reads {num.value}, outside {lo}..{n + lo - 2}:\n"
                              + _pictures(num), region=_region(cells[i]))
         if num.value in seen:
             j = seen[num.value]
@@ -239,18 +242,20 @@ def _validate(grid: Grid, cells: tuple[Rect, ...], numbers: list[ClueNumber | No
 MAX_CORRECTIONS = 2
 
 
-def _complete_permutation(numbers: list[ClueNumber | None], n: int) -> list[ClueNumber | None]:
+def _complete_permutation(numbers: list[ClueNumber | None], n: int, lo: int = 1
+                          ) -> list[ClueNumber | None]:
     """The numbers with at most MAX_CORRECTIONS doubtful ones replaced by their alternatives,
-    when that (and only that) makes 1..n-1 each appear once; else unchanged."""
+    when that (and only that) makes lo..lo+n-2 each appear once; else unchanged."""
+    hi = n + lo - 1
     values = [None if x is None else x.value for x in numbers]
     counts: dict[int, list[int]] = {}
     for i, v in enumerate(values):
         if v is not None:
             counts.setdefault(v, []).append(i)
-    missing = set(range(1, n)) - set(counts)
-    doubtful = [i for v, idx in counts.items() if not 1 <= v < n for i in idx]
+    missing = set(range(lo, hi)) - set(counts)
+    doubtful = [i for v, idx in counts.items() if not lo <= v < hi for i in idx]
     for v, idx in counts.items():
-        if 1 <= v < n and len(idx) > 1:
+        if lo <= v < hi and len(idx) > 1:
             # All but the most confident of the tiles sharing a value are in doubt.
             ranked = sorted(idx, key=lambda i: numbers[i].confidence)  # type: ignore[union-attr]
             doubtful += ranked[:-1]

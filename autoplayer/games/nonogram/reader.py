@@ -40,12 +40,13 @@ from autoplayer.games.nonogram.refusals import (
     refuse_numbers_on_every_side,
     refuse_other_puzzles,
     refuse_short_board,
+    refuse_unseen_clues,
 )
 from autoplayer.games.nonogram.validation import puzzle_of, validate_reading
 from autoplayer.geometry import Rect
 from autoplayer.vision.clues import ClueLayout, find_clues
 from autoplayer.vision.grid import Grid
-from autoplayer.vision.image import luminance
+from autoplayer.vision.image import luminance, shared_luminance
 from autoplayer.vision.lattice import find_lattices
 from autoplayer.vision.numbers import ClueNumber, read_lines
 from autoplayer.vision.sides import clue_sides
@@ -129,6 +130,15 @@ def read_nonogram(image: np.ndarray, *, templates: TemplateSet | None = None,
     if image.ndim != 3 or image.shape[2] < 3:
         raise InputError(f"expected an RGB image, got an array of shape {image.shape}")
     image = image[..., :3]
+    with shared_luminance(image):
+        return _read_nonogram(image, templates, fallbacks, verify, clipped, margin,
+                              min_digit_height, source)
+
+
+def _read_nonogram(image: np.ndarray, templates: TemplateSet | None,
+                   fallbacks: Iterable[TemplateSet], verify: bool, clipped: bool, margin: bool,
+                   min_digit_height: float, source: str) -> NonogramReading:
+    """`read_nonogram` of an RGB picture, its luminance made once."""
     candidates = find_lattices(image)
     if len(candidates) > 1:
         candidates = rank_boards(luminance(image), candidates)
@@ -156,6 +166,7 @@ def _read_board(image: np.ndarray, grid: Grid, templates: TemplateSet | None,
     refuse_numbers_on_every_side(sides, grid)
     layout = find_clues(image, grid, sides)
     refuse_if_not_a_nonogram(layout)
+    refuse_unseen_clues(image, layout)
     refuse_short_board(image, layout)
     small = small_digits(layout)
     if small is not None and small < min_digit_height:

@@ -18,6 +18,7 @@ from autoplayer.vision.ends import clues_past_ends
 from autoplayer.vision.grid import Grid
 from autoplayer.vision.image import luminance
 from autoplayer.vision.sides import ClueSides
+from autoplayer.vision.unseen import unseen_strips
 
 NOT_A_NONOGRAM = "no nonogram here"
 """How every refusal of a picture that shows no nonogram begins."""
@@ -37,6 +38,21 @@ def refuse_if_not_a_nonogram(layout: ClueLayout) -> None:
         raise InputError(f"{NOT_A_NONOGRAM}: no clue numbers line up with the board's "
                          f"{' or '.join(missing)}",
                          region=(board.x, board.y, board.w, board.h))
+
+
+def refuse_unseen_clues(image: np.ndarray, layout: ClueLayout) -> None:
+    """Raise when some strips show no ink but their ground is as light (dark) as the clue
+    ink: a number there would not show, so they are not known to be empty
+    (`autoplayer.vision.unseen`)."""
+    unseen = unseen_strips(luminance(image), layout)
+    if not unseen:
+        return
+    names = ", ".join(f"{s.kind} {s.index + 1}" for s in unseen[:4])
+    more = f" and {len(unseen) - 4} more" if len(unseen) > 4 else ""
+    box = unseen[0].box
+    raise InputError(f"cannot read the clues: the clue ink hardly stands out from the ground "
+                     f"of {names}{more} (no number there could be seen)",
+                     region=(box.x, box.y, box.w, box.h))
 
 
 def refuse_other_puzzles(lum: np.ndarray, grid: Grid) -> None:
