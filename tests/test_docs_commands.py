@@ -46,6 +46,8 @@ ENTRY_POINTS = {  # pyproject.toml's [project.scripts]
     "ripple-effect-check": "autoplayer.games.ripple.cli:main_check",
 }
 TIMEOUT_S = 60
+# How a line that is a command starts (`autoplayer: error: ...` is output, not one).
+COMMAND = re.compile(r"(autoplayer|ripple-effect|ripple-effect-check|make|sgt-\w+|tools/\S+) ")
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,7 @@ class Block:
     language: str
     skip: str | None
     steps: tuple[Step, ...]
+    lines: tuple[str, ...]
 
 
 def blocks(path: Path) -> list[Block]:
@@ -84,7 +87,8 @@ def blocks(path: Path) -> list[Block]:
         before = next((lines[j] for j in range(start - 1, -1, -1) if lines[j].strip()), "")
         reason = SKIP.search(before)
         found.append(Block(f"{path.relative_to(ROOT)}:{start + 1}", language,
-                           reason.group(1) if reason else None, tuple(steps(body))))
+                           reason.group(1) if reason else None, tuple(steps(body)),
+                           tuple(body)))
     return found
 
 
@@ -148,6 +152,13 @@ def bin_dir(tmp_path_factory) -> Path:
 def test_every_shell_block_is_run_or_says_why_not():
     silent = [b.where for b in ALL if b.language in SHELLS and b.skip is None]
     assert not silent, f"shell blocks neither ```console nor <!-- skip: REASON -->: {silent}"
+
+
+def test_commands_are_in_shell_blocks():
+    """A command in an untagged or ```text block would be neither run nor skipped."""
+    hidden = [b.where for b in ALL if b.language not in SHELLS | {"console"}
+              and any(COMMAND.match(line) or line.startswith("$ ") for line in b.lines)]
+    assert not hidden, f"commands outside ```console / ```sh blocks: {hidden}"
 
 
 def test_the_shims_are_the_entry_points():

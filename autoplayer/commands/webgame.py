@@ -102,8 +102,9 @@ def run_serve(args: argparse.Namespace) -> int:
         if args.open:
             _open(url)
         else:
-            print("Open the URL in a browser; Ctrl+C stops the server.", file=sys.stderr)
+            # Said inside the guard: a Ctrl+C the moment after it still stops cleanly.
             with contextlib.suppress(KeyboardInterrupt):
+                print("Open the URL in a browser; Ctrl+C stops the server.", file=sys.stderr)
                 threading.Event().wait()
     return 0
 
