@@ -253,3 +253,12 @@ def test_documented_commands(block: Block, bin_dir: Path, warm_caches: None, tmp
         assert matches(step.expected, actual), (
             f"{block.where}: `{step.command}` printed:\n{done.stdout}\nthe docs show:\n"
             + "\n".join(step.expected))
+
+
+def test_relative_links_resolve():
+    broken = []
+    for doc in [*DOCS, ROOT / "examples" / "README.md"]:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", doc.read_text(encoding="utf-8")):
+            if "://" not in target and not (doc.parent / target).exists():
+                broken.append(f"{doc.relative_to(ROOT)}: {target}")
+    assert not broken, broken
