@@ -3,31 +3,41 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+TESTED := $(VENV)/.test-stamp
 
-.PHONY: all venv system-deps test lint demo bench clean
+.PHONY: all venv system-deps demo-deps test lint demo bench clean
 
 all: test
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+# The test suite's own Python packages (pytest, hypothesis, ruff): not the demo's.
+$(TESTED): $(STAMP)
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
 venv: $(STAMP)
 
-# Debian packages the end-to-end tests and the demo drive (Xvfb, Chromium,
-# Simon Tatham's puzzles); installed only when missing.
-system-deps:
-	tools/ensure-system-deps
+# Debian packages, installed only when missing: the demo's alone (Xvfb, Chromium,
+# fonts), or those and what the end-to-end tests drive besides (Simon Tatham's
+# puzzles, Picmi, xdotool, tmux, twm).
+demo-deps:
+	tools/ensure-system-deps demo
 
-lint: $(STAMP)
+system-deps:
+	tools/ensure-system-deps test
+
+lint: $(TESTED)
 	$(BIN)/ruff check .
 
-test: $(STAMP) system-deps lint
+test: $(TESTED) system-deps lint
 	$(BIN)/python -m pytest
 
-demo: $(STAMP) system-deps
+demo: $(STAMP) demo-deps
 	$(BIN)/autoplayer demo
 
 bench: $(STAMP)

@@ -50,7 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "(click the selected cell to count up, right-click down); default type")
     serve.add_argument("--rules", metavar="KEY=VALUE,...",
                        help="nonogram rule set: fill, mark, highlight, buttons, drag, rule, "
-                       "sign (README: rule sets), e.g. buttons=cycle,drag=enter,sign=dialog")
+                       "sign (docs/development.md: rule sets), "
+                       "e.g. buttons=cycle,drag=enter,sign=dialog")
     serve.add_argument("--port", type=int_arg(0, 65535), default=0,
                        help="port (default: a free one)")
     serve.add_argument("--open", action="store_true",
@@ -101,8 +102,9 @@ def run_serve(args: argparse.Namespace) -> int:
         if args.open:
             _open(url)
         else:
-            print("Open the URL in a browser; Ctrl+C stops the server.", file=sys.stderr)
+            # Said inside the guard: a Ctrl+C the moment after it still stops cleanly.
             with contextlib.suppress(KeyboardInterrupt):
+                print("Open the URL in a browser; Ctrl+C stops the server.", file=sys.stderr)
                 threading.Event().wait()
     return 0
 

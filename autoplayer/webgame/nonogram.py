@@ -139,7 +139,7 @@ RULE_CHOICES: dict[str, tuple[str, ...]] = {
     # What the pointer lights up: its row and column (clues too), its cell only, nothing,
     # or the clues of its row and column only (no grid cell).
     "highlight": ("lines", "cell", "none", "clues"),
-    # What the buttons do to a cell (README: "Rule sets").
+    # What the buttons do to a cell (docs/development.md: rule sets).
     "buttons": ("toggle", "set", "cycle", "cycle2", "lock"),
     # What moving with a button held does: paint the straight run from the pressed cell,
     # set every cell the pointer enters, set only the release's cell, or nothing.
@@ -147,7 +147,7 @@ RULE_CHOICES: dict[str, tuple[str, ...]] = {
     # When the game is solved: every line's runs match its clue, or that and every other
     # cell marked empty.
     "rule": ("runs", "marks"),
-    # What the game shows once solved, besides its status text (README: "Rule sets"):
+    # What the game shows once solved, besides its status text (docs/development.md: rule sets):
     # nothing, an in-page dialog, a browser alert, the canvas dimmed, the board restyled
     # (no lines, fills merged, a check mark beside it), the board frozen into an image
     # (a pulsing frame, a check mark fading over it), a "Complete!" notice over the board
