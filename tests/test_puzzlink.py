@@ -324,3 +324,14 @@ def test_url_errors_raise_input_errors_without_a_path():
         ripple_link.parse_url("https://puzz.link/p?ripple/2/2/")
     assert caught.value.path is None
     assert "the data ends inside the room walls" in caught.value.message
+
+
+def test_read_prints_the_board_it_read_as_a_url(capsys: pytest.CaptureFixture[str]) -> None:
+    """`read` ends with the board as a Tatham game ID and as a puzz.link URL: the same
+    puzzle either way, ready to share or to give to `solve`."""
+    shot = Path(__file__).resolve().parent.parent / "examples" / "PixeloScreenshot.png"
+    assert main(["read", str(shot)]) == 0
+    *_, game_id, url = capsys.readouterr().out.strip().splitlines()
+    assert url.startswith("https://puzz.link/p?nonogram/20/20/")
+    from_url, from_id = load_puzzle(url), load_puzzle(game_id)
+    assert (from_url.rows, from_url.columns) == (from_id.rows, from_id.columns)

@@ -112,6 +112,7 @@ def run_read(args: argparse.Namespace) -> int:
         out.append("low confidence: " + "; ".join(unsure))
     out.append(render_puzzle(puzzle, grid) if grid is not None else render_puzzle(puzzle))
     out.append(formats.format_puzzle(puzzle, "tatham").strip())
+    out.append(formats.format_puzzle(puzzle, "puzzlink").strip())  # to share it, or solve
     sys.stdout.write("\n".join(out) + "\n")
     if args.out:
         formats.save_puzzle(puzzle, args.out)
