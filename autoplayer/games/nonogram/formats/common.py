@@ -145,5 +145,7 @@ def checked(puzzle: Puzzle, line: int) -> Puzzle:
 
 
 def one_line(text: str) -> str:
-    """Metadata on one line: formats that store it per line cannot hold a newline."""
+    """Metadata on one line: formats that store it per line cannot hold a newline (nor a
+    form feed or another control character, which a terminal would act on)."""
+    text = re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", " ", text)
     return re.sub(r"\s*[\r\n]+\s*", " ", text).strip()
