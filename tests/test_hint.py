@@ -189,3 +189,60 @@ def test_screenshot_gives_a_hint_and_an_overlay(tmp_path: Path,
     before = np.asarray(Image.open(shot).convert("RGB"))
     after = np.asarray(Image.open(out).convert("RGB"))
     assert after.shape == before.shape and (after != before).any(axis=2).sum() > 500
+
+
+def test_window_capture_on_a_virtual_display(tmp_path: Path) -> None:
+    """`--window` reads the board from a window on a display (Xvfb, a Tk window showing the
+    screenshot), and names the windows it sees when none matches."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import time
+
+    pytest.importorskip("tkinter")
+    if shutil.which("Xvfb") is None:
+        pytest.skip("Xvfb is not installed")
+    from autoplayer.screen.xvfb import Xvfb
+
+    show = ("import sys, tkinter as tk\nroot = tk.Tk(); root.title('Hint test board')\n"
+            "root.geometry('+0+0'); img = tk.PhotoImage(file=sys.argv[1])\n"
+            "tk.Label(root, image=img, borderwidth=0).pack(); root.mainloop()\n")
+    root = Path(__file__).resolve().parent.parent
+    with Xvfb(2000, 1150) as x:
+        env = dict(os.environ, DISPLAY=x.display, PYTHONPATH=str(root))
+        viewer = subprocess.Popen([sys.executable, "-c", show,
+                                   str(EXAMPLES / "PixeloScreenshot.png")], env=env)
+        try:
+            out = tmp_path / "w.png"
+            deadline = time.monotonic() + 20
+            while True:
+                run = subprocess.run([sys.executable, "-m", "autoplayer", "hint", "--window",
+                                      "Hint test board", "--overlay", str(out)], env=env,
+                                     capture_output=True, text=True, timeout=60, cwd=root)
+                if run.returncode == 0 or time.monotonic() > deadline:
+                    break
+                time.sleep(0.5)  # the window is not mapped yet
+            assert run.returncode == 0, run.stderr
+            assert run.stdout.startswith("row 1, clue 0: empty columns 1-20") and out.exists()
+            missing = subprocess.run([sys.executable, "-m", "autoplayer", "hint", "--window",
+                                      "No such title"], env=env, capture_output=True,
+                                     text=True, timeout=60, cwd=root)
+            assert missing.returncode == 2 and missing.stderr.count("\n") == 1
+            assert "no window matches" in missing.stderr
+        finally:
+            viewer.kill()
+            viewer.wait(10)
+
+
+def test_window_without_a_display_is_one_line() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    root = Path(__file__).resolve().parent.parent
+    run = subprocess.run([sys.executable, "-m", "autoplayer", "hint", "--window", "x"], env=env,
+                         capture_output=True, text=True, timeout=60, cwd=root)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1
+    assert "cannot capture the screen" in run.stderr
