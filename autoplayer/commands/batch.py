@@ -67,15 +67,16 @@ def emit_json(record: dict[str, Any]) -> None:
 
 def run_each(prog: str, sources: list[str], work: Callable[[str], int],
              failed: Callable[[str, UserError], int]) -> int:
-    """Runs `work` on each source; a `UserError` is reported by `failed` (which returns its
-    exit code) and the run goes on. Several sources end with a summary line on stderr.
-    The exit code is 0 when every one succeeded, else the highest code any returned."""
+    """Runs `work` on each source; a `UserError` is said on stderr, `failed` (which returns
+    its exit code) may add to stdout, and the run goes on. Several sources end with a
+    summary line on stderr. The exit code is 0 when every one succeeded, else the highest code any returned."""
     codes: list[int] = []
     for source in sources:
         try:
             codes.append(work(source))
         except UserError as err:
             codes.append(failed(source, err))
+            say_failed(source, err, several=len(sources) > 1)
         sys.stdout.flush()
     if len(sources) > 1:
         bad = sum(1 for c in codes if c)
@@ -84,13 +85,16 @@ def run_each(prog: str, sources: list[str], work: Callable[[str], int],
     return max(codes, default=0)
 
 
-def say_failed(prog: str, source: str, err: UserError) -> None:
-    """A failed file's one line on stderr, naming it unless the message already does."""
+def say_failed(source: str, err: UserError, *, several: bool) -> None:
+    """A failed file's one line on stderr, as any command's error is; among several, it
+    names the file unless the message already does."""
+    from autoplayer.exits import say
+
     message = str(err)
     name = "standard input" if source == STDIO else source
-    if name not in message and source not in message:
+    if several and name not in message and source not in message:
         message = f"{name}: {message}"
-    print(f"{prog}: error: {printable(message)}", file=sys.stderr, flush=True)
+    say("autoplayer", message)
 
 
 def rows_text(grid: Any) -> list[str] | None:

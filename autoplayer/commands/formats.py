@@ -15,7 +15,6 @@ from autoplayer.commands.batch import (
     expand,
     pretty,
     run_each,
-    say_failed,
 )
 from autoplayer.errors import UserError, printable
 from autoplayer.files import same_file
@@ -97,7 +96,6 @@ def run_convert(args: argparse.Namespace) -> int:
         return _convert_one(argparse.Namespace(input=source, output=target, fmt=args.fmt))
 
     def failed(source: str, err: UserError) -> int:
-        say_failed("autoplayer convert", source, err)
         return err.exit_code
 
     return run_each("autoplayer convert", sources, one, failed)
@@ -197,7 +195,6 @@ def run_check(args: argparse.Namespace) -> int:
     def failed(file: str, err: UserError) -> int:
         if args.json:
             emit_json(_check_record(file, error=str(err)))
-        say_failed("autoplayer check", file, err)
         return err.exit_code
 
     return run_each("autoplayer check", files, lambda f: _check_one(f, args.json), failed)

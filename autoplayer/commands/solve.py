@@ -18,7 +18,6 @@ from autoplayer.commands.batch import (
     pretty,
     rows_text,
     run_each,
-    say_failed,
 )
 from autoplayer.errors import UserError, printable
 from autoplayer.files import is_stdio, same_file
@@ -102,7 +101,6 @@ def run(args: argparse.Namespace) -> int:
     def failed(file: str, err: UserError) -> int:
         if args.json:
             emit_json(_record(file, error=str(err)))
-        say_failed("autoplayer solve", file, err)
         return err.exit_code
 
     def one(file: str) -> int:
