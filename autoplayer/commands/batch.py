@@ -69,7 +69,8 @@ def run_each(prog: str, sources: list[str], work: Callable[[str], int],
              failed: Callable[[str, UserError], int]) -> int:
     """Runs `work` on each source; a `UserError` is said on stderr, `failed` (which returns
     its exit code) may add to stdout, and the run goes on. Several sources end with a
-    summary line on stderr. The exit code is 0 when every one succeeded, else the highest code any returned."""
+    summary line on stderr. The exit code is 0 when every one succeeded, else the highest
+    code any returned."""
     codes: list[int] = []
     for source in sources:
         try:
