@@ -40,8 +40,9 @@ SOLVE_USAGE = (
     "<input file> may also be a puzz.link URL (https://puzz.link/p?ripple/...)\n"
     "--version  print the version and exit\n"
 )
-CHECK_USAGE = ("USAGE: ripple-effect-check <puzzle file> [<solution file>]\n"
-               "       ripple-effect-check --version\n")
+CHECK_USAGE_LINE = "USAGE: ripple-effect-check <puzzle file> [<solution file>]\n"
+"""The usage error: one line; -h adds --version (CHECK_USAGE)."""
+CHECK_USAGE = CHECK_USAGE_LINE + "       ripple-effect-check --version\n"
 SOLVE_USAGE_LINE = ("USAGE: ripple-effect <input file> <output file> "
                     "(or --all [--limit=N] first; -h for more)\n")
 """The usage error: one line, as every error is; -h gives the whole of SOLVE_USAGE."""
@@ -196,7 +197,7 @@ def main_check(argv: Sequence[str] | None = None) -> int:
     if "--version" in args:
         return _version("ripple-effect-check")
     if not 1 <= len(args) <= 2:
-        sys.stderr.write(CHECK_USAGE)
+        sys.stderr.write(CHECK_USAGE_LINE)
         return USER_ERROR
     return guarded("ripple-effect-check",
                     lambda: run_check(args[0], args[1] if len(args) == 2 else None))
