@@ -183,3 +183,16 @@ def test_version_on_every_entry_point(capsys) -> None:
         assert entry(["--version"]) == 0, name
         assert __version__ in capsys.readouterr().out, name
     assert cli("--version").returncode == 0
+
+
+def test_play_json_keys_are_the_documented_ones() -> None:
+    """`play --json` needs a screen; its object is `Report.as_dict`, held to docs/cli.md."""
+    import re
+
+    from autoplayer.play.report import Report
+
+    row = next(line for line in (ROOT / "docs" / "cli.md").read_text().splitlines()
+               if line.strip().startswith("| `play` |"))
+    documented = re.sub(r"\(the game's answer:[^)]*\)", "", row.split("|")[2])
+    keys = set(re.findall(r"`(\w+)`", documented))
+    assert set(Report(game="nonogram").as_dict()) == keys
