@@ -196,3 +196,12 @@ def test_play_json_keys_are_the_documented_ones() -> None:
     documented = re.sub(r"\(the game's answer:[^)]*\)", "", row.split("|")[2])
     keys = set(re.findall(r"`(\w+)`", documented))
     assert set(Report(game="nonogram").as_dict()) == keys
+
+
+def test_read_out_to_stdout_pipes_into_solve() -> None:
+    read = cli("read", "examples/PixeloScreenshot.png", "--out", "-")
+    assert read.returncode == 0, read.stderr
+    assert read.stderr.decode().startswith("20x20 board at ")  # the report, off stdout
+    solved = cli("solve", "-", "--json", stdin=read.stdout)
+    assert solved.returncode == 0, solved.stderr
+    assert json.loads(solved.stdout)["verdict"] == "line-solvable"

@@ -33,7 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     read.add_argument("--overlay", metavar="OUT.png",
                       help="also write the screenshot with what was read drawn on it")
     read.add_argument("--out", metavar="PUZZLE",
-                      help="save the puzzle read (format from the extension: .non, .txt, ...)")
+                      help="save the puzzle read (format from the extension: .non, .txt, ...); "
+                      "- writes the native format to stdout and the report to stderr")
     add_templates_option(read)
     read.add_argument("--no-verify", action="store_true",
                       help="print what was read even when the clues do not add up")
@@ -76,6 +77,7 @@ def save_png(path: str | Path, image) -> None:
 
 
 def run_read(args: argparse.Namespace) -> int:
+    from autoplayer.files import is_stdio
     from autoplayer.games.nonogram import formats
     from autoplayer.games.nonogram.clipped import edge_lines
     from autoplayer.games.nonogram.model import UNKNOWN
@@ -83,8 +85,11 @@ def run_read(args: argparse.Namespace) -> int:
     from autoplayer.games.nonogram.render import render_puzzle
     from autoplayer.vision.templates import NO_TEMPLATES, every_template_set, load_templates
 
-    if args.out and formats.format_for_extension(args.out) is None:
+    to_stdout = is_stdio(args.out)
+    if args.out and not to_stdout and formats.format_for_extension(args.out) is None:
         raise UserError(f"{args.out}: cannot tell the puzzle format from the extension")
+    if to_stdout and args.json:
+        raise UserError("--json and --out - would both write to standard output")
     templates = load_templates(args.templates) \
         if args.templates not in (None, NO_TEMPLATES) else None
     fallbacks = every_template_set() if args.templates is None else ()
@@ -138,7 +143,10 @@ def run_read(args: argparse.Namespace) -> int:
                    else render_puzzle(puzzle, unicode=unicode))
         out.append(tatham)
         out.append(url)  # to share it, or solve
-        sys.stdout.write("\n".join(out) + "\n")
+        # With `--out -` standard output carries the puzzle file alone; the report, stderr.
+        report = sys.stderr if to_stdout else sys.stdout
+        report.write("\n".join(out) + "\n")
+        report.flush()
     if args.out:
         formats.save_puzzle(puzzle, args.out)
     return 0
