@@ -32,7 +32,7 @@ def _number(text: str, most: int, what: str, least: int = 1) -> int:
 
 def _size(text: str) -> tuple[int, int]:
     """`WxH`, width (columns) first as everywhere else, or `N` for a square: (rows, cols).
-    Before version 0.2 this option was ROWSxCOLS; a non-square size now means the other
+    In version 0.1.0 this option was ROWSxCOLS; a non-square size now means the other
     board, so the help and docs/cli.md say so."""
     from autoplayer.limits import shown
 
