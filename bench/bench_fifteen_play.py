@@ -25,7 +25,7 @@ def one_run(display: str, seed: int, solver: str) -> dict:
     with Helper("sgt-fifteen", [SGT, game_id], env={**os.environ, "DISPLAY": display}) as game:
         game.settle(1.5)  # the window maps and draws
         park_pointer(display, 1000, 700)
-        return play_report(display, "--window", "Fifteen", "--profile", solver,
+        return play_report(display, "--window", "Fifteen", "--solver", solver,
                            run=f"seed {seed} ({solver})")
 
 
@@ -58,7 +58,7 @@ def main() -> None:
     for st in STAGES:
         row(st, "{:.0f} ms", "stages_ms", st)
     text = (
-        "`autoplayer play --window Fifteen --profile SOLVER --json` on `sgt-fifteen` 4×4 boards "
+        "`autoplayer play --window Fifteen --solver SOLVER --json` on `sgt-fifteen` 4×4 boards "
         f"from its generator (`4x4#SEED`, seeds {', '.join(map(str, SEEDS))}), private Xvfb; "
         f"medians of {len(SEEDS)} runs per solver; every run ended with the board verified "
         "solved (exit 0). Input is paced at one click per 0.15 s (the game animates a slide "

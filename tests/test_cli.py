@@ -41,5 +41,7 @@ def test_solve_imports_neither_numpy_nor_other_commands(tmp_path):
     puzzle = tmp_path / "p.non"
     puzzle.write_text("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\ngoal 1001\n")
     loaded = modules_after(["solve", str(puzzle)], "numpy", "autoplayer.commands.")
-    # options: the shared checks on numeric options (standard library only), no command
-    assert loaded == (["autoplayer.commands.options", "autoplayer.commands.solve"], 1)
+    # options: the shared checks on numeric options; batch: several files, --json, --pretty
+    # (both standard library only); no other command
+    assert loaded == (["autoplayer.commands.batch", "autoplayer.commands.options",
+                       "autoplayer.commands.solve"], 1)

@@ -102,7 +102,7 @@ def test_convert_bad_input_leaves_existing_output(tmp_path, capsys):
 
 
 def test_show_prints_title_clues_and_solution(shared_dir, capsys):
-    assert main(["show", str(shared_dir / "nonograms" / DANCER)]) == 0
+    assert main(["show", "--pretty", str(shared_dir / "nonograms" / DANCER)]) == 0
     out = capsys.readouterr().out
     lines = out.split("\n")
     assert lines[0] == "Demo Puzzle from Front Page (5x10)"

@@ -119,7 +119,7 @@ def test_autoplayer_play_window_fifteen(xserver: Xvfb) -> None:
         bottom = start.shown.rect.bottom
         before = status_ink_width(first.pixels, bottom)
         with flash_watch(xserver, source, start) as watch:
-            done = run_autoplayer(xserver.display, "play", "--window", "Fifteen", "--profile",
+            done = run_autoplayer(xserver.display, "play", "--window", "Fifteen", "--solver",
                                   "fast", "--json")
             flashed = watch.wait(5)
         after = settled_status(source, bottom)
@@ -158,7 +158,7 @@ def test_dry_run_reads_and_plans_without_a_click(xserver: Xvfb, tmp_path: Any) -
     with tatham(xserver, generate("4x4#17")) as source:
         first = source.grab()
         done = run_autoplayer(xserver.display, "play", "--window", "Fifteen", "--dry-run",
-                              "--profile", "fast", "--overlay", str(overlay))
+                              "--solver", "fast", "--overlay", str(overlay))
         time.sleep(0.3)
         later = source.grab()
     assert done.returncode == 0, done.stderr
@@ -229,7 +229,7 @@ def test_plays_the_bundled_page_to_its_solved_flag(xserver: Xvfb, size: int, see
 def test_autoplayer_play_on_the_page(xserver: Xvfb) -> None:
     with fifteen_page(xserver, 3, 25) as (server, session, _source):
         done = run_autoplayer(xserver.display, "play", "--window", "Fifteen – 3×3 #25",
-                              "--profile", "fast")
+                              "--solver", "fast")
         state = solved_state(server, session)
     assert done.returncode == 0, done.stderr
     assert "every tile verified" in done.stdout
@@ -241,7 +241,7 @@ def test_moving_the_mouse_aborts_with_exit_3_and_no_further_clicks(xserver: Xvfb
     with fifteen_page(xserver, 4, 26) as (server, session, _source):
         done, at_exit, later = user_grabs_the_mouse(
             xserver.display, server, session, "play", "--window", "Fifteen – 4×4 #26",
-            "--profile", "fast", "--pace", "300")
+            "--solver", "fast", "--pace", "300")
     assert done.returncode == 3, (done.stdout, done.stderr)
     assert "aborted: the mouse moved" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1

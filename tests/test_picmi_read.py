@@ -77,7 +77,7 @@ def read_level(xserver: Xvfb, tmp_path: Path, level: Level, window: tuple[int, i
     done = read_cli(shot, tmp_path / "read.non")
     assert done.returncode == 0, done.stderr + done.stdout
     # Read right the first time: no digit left for the puzzle check to settle.
-    assert "corrected" not in done.stdout, done.stdout
+    assert "corrected" not in done.stderr, done.stderr  # notes go to stderr
     read = load_puzzle(tmp_path / "read.non")
     truth = level.puzzle
     assert (read.width, read.height) == level.size

@@ -153,9 +153,11 @@ def test_read_command_warns_of_clues_near_the_edge(both_edges, tmp_path, capsys)
     shot = tmp_path / "tight.png"
     Image.fromarray(cut).save(shot)
     assert main(["read", str(shot)]) == 0
-    warnings = [line for line in capsys.readouterr().out.splitlines()
-                if line.startswith("warning: ")]
-    assert len(warnings) == 1 and "start near the left edge" in warnings[0]
+    said = capsys.readouterr()
+    warnings = [line for line in said.err.splitlines()
+                if line.startswith("autoplayer read: warning: ")]
+    assert len([w for w in warnings if "start near the left edge" in w]) == 1
+    assert "warning" not in said.out and "low confidence" not in said.out
 
 
 def test_play_reads_clues_near_the_edge_as_clipped_and_never_guesses(both_edges) -> None:

@@ -371,8 +371,8 @@ def _exit_code(argv: list[str]) -> int:
 
 
 @pytest.mark.parametrize(("args", "words"), [
-    (["generate", "--size", "0x5"], "the number of rows 0 is outside 1..60"),
-    (["generate", "--size", "5x61"], "the number of columns 61 is outside 1..60"),
+    (["generate", "--size", "0x5"], "the width (columns) 0 is outside 1..60"),
+    (["generate", "--size", "5x61"], "the height (rows) 61 is outside 1..60"),
     (["generate", "--size", f"{DIGITS_5000}x5"], "has 5000 digits; it must be 1..60"),
     (["generate", "--size", "5x5", "--max-room", "10"], "the value 10 is outside 1..9"),
     (["generate", "--size", "5x5", "--max-room", DIGITS_5000], "5000 digits; it must be 1..9"),

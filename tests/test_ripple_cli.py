@@ -172,13 +172,16 @@ def test_autoplayer_ripple_subcommands(files, capsys):
 
 
 def test_generate_prints_the_spec_layout_deterministically(files):
-    one = run("autoplayer", "ripple", "generate", "--size", "5x6", "--seed", "9", cwd=files)
-    two = run("autoplayer", "ripple", "generate", "--size", "5x6", "--seed", "9", cwd=files)
+    one = run("autoplayer", "ripple", "generate", "--size", "6x5", "--seed", "9", cwd=files)
+    two = run("autoplayer", "ripple", "generate", "--size", "6x5", "--seed", "9", cwd=files)
     assert one.returncode == 0 and one.stdout == two.stdout
     rooms, values = one.stdout.split("\n\n")
+    # --size is WxH, width first: 6 columns, 5 rows
     assert len(rooms.splitlines()) == 5 and len(values.splitlines()) == 5
+    assert all(len(line.split()) == 6 for line in rooms.splitlines())
     bad = run("autoplayer", "ripple", "generate", "--size", "0x5", cwd=files)
     assert bad.returncode == 2 and "RxC" not in bad.stdout
+    assert "the width (columns) 0 is outside 1..60" in bad.stderr
 
 
 def test_overwriting_keeps_the_file_mode_and_leaves_no_temp_files(files, capsys):

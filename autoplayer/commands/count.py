@@ -42,6 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--jobs", metavar="J",
         help=f"threads to count on, 1..{MAX_JOBS} (default: the CPUs this process may use)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the counts as one JSON object (keys in docs/cli.md)")
     parser.set_defaults(func=run)
 
 
@@ -62,6 +64,14 @@ def run(args: argparse.Namespace) -> int:
         result = count_grids(rows, columns, unique=args.unique, jobs=jobs, progress=bar.update)
     finally:
         bar.close()
+    if args.json:
+        from autoplayer.commands.batch import emit_json
+
+        emit_json({"ok": True, "rows": result.rows, "columns": result.columns,
+                   "width": result.columns, "height": result.rows, "grids": result.grids,
+                   "line_solvable": result.line_solvable, "unique": result.unique,
+                   "seconds": round(result.seconds, 6), "error": None})
+        return 0
     print(f"size {result.rows}x{result.columns}")
     print(f"grids {result.grids}")
     print(f"line-solvable {result.line_solvable}")

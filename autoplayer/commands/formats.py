@@ -9,6 +9,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+from autoplayer.commands.batch import (
+    add_pretty_option,
+    emit_json,
+    expand,
+    pretty,
+    run_each,
+)
 from autoplayer.errors import UserError, printable
 from autoplayer.files import same_file
 
@@ -28,10 +35,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="convert a nonogram between file formats",
         description="Reads IN and writes OUT in the format OUT's extension names (or --to). "
         "OUT is written atomically and never replaces IN; anything the output format cannot "
-        "hold (title, solution, ...) is named on stderr. OUT '-' writes to stdout.",
+        "hold (title, solution, ...) is named on stderr. OUT '-' writes to stdout. With "
+        "several INs (or a folder), OUT is a folder (or -) and --to is needed: each file "
+        "goes there under its own name with the format's extension; a summary line goes "
+        "to stderr and the exit code is non-zero if any failed.",
     )
-    convert.add_argument("input", metavar="IN", help=_SOURCE_HELP)
-    convert.add_argument("output", metavar="OUT", help="file to write, or - for stdout")
+    convert.add_argument("input", metavar="IN", nargs="+", help=_SOURCE_HELP + "; a folder "
+                         "of them; - for standard input")
+    convert.add_argument("output", metavar="OUT",
+                         help="file to write, - for stdout, or a folder for several INs")
     convert.add_argument("--to", metavar="FMT", dest="fmt",
                          help=f"output format: {', '.join(FORMAT_NAMES)}")
     convert.set_defaults(func=run_convert)
@@ -42,8 +54,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Pretty prints the puzzle: column clues above, row clues at the left, "
         "a rule every 5 cells; the solution and the saved grid when the file has them.",
     )
-    show.add_argument("file", metavar="FILE", help=_SOURCE_HELP)
-    show.add_argument("--ascii", action="store_true", help="plain ASCII instead of box drawing")
+    show.add_argument("file", metavar="FILE", help=_SOURCE_HELP + "; - for standard input")
+    add_pretty_option(show)
     show.set_defaults(func=run_show)
 
     check = subparsers.add_parser(
@@ -51,13 +63,58 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="validate a nonogram file and the solution or grid it carries",
         description="Exit 0 when the file is a valid puzzle and its solution/grid (if any) "
         "agrees with the clues, 1 when the solution or grid breaks a clue (the first such "
-        "line is named), 2 when the file itself is malformed.",
+        "line is named), 2 when the file itself is malformed. With several files (or a "
+        "folder) each is checked, a summary line goes to stderr, and the exit code is the "
+        "highest of theirs.",
     )
-    check.add_argument("file", metavar="FILE", help=_SOURCE_HELP)
+    check.add_argument("files", metavar="FILE", nargs="+",
+                       help=_SOURCE_HELP + "; a folder of them; - for standard input")
+    check.add_argument("--json", action="store_true",
+                       help="one JSON object a file, one a line (keys in docs/cli.md)")
     check.set_defaults(func=run_check)
 
 
 def run_convert(args: argparse.Namespace) -> int:
+    import os
+
+    from autoplayer.files import is_stdio
+
+    sources = expand(args.input)
+    if len(sources) == 1 and not (len(args.input) == 1 and os.path.isdir(args.input[0])):
+        args.input = sources[0]
+        return _convert_one(args)
+    if args.fmt is None:
+        raise UserError("converting several files needs --to FMT")
+    if not is_stdio(args.output) and not os.path.isdir(args.output):
+        raise UserError(f"{printable(args.output)}: with several inputs OUT must be an "
+                        "existing folder (or - for standard output)")
+
+    def one(source: str) -> int:
+        target = args.output
+        if not is_stdio(target):
+            target = os.path.join(target, _output_name(source, args.fmt))
+        return _convert_one(argparse.Namespace(input=source, output=target, fmt=args.fmt))
+
+    def failed(source: str, err: UserError) -> int:
+        return err.exit_code
+
+    return run_each("autoplayer convert", sources, one, failed)
+
+
+def _output_name(source: str, fmt: str) -> str:
+    """IN's file name with the extension of the format written (`.txt` for a URL)."""
+    from pathlib import Path
+
+    from autoplayer.games.nonogram import formats
+
+    if fmt not in formats.FORMATS:
+        raise UserError(f"unknown format {fmt!r}; known formats: {', '.join(formats.FORMATS)}")
+    extensions = formats.FORMATS[fmt].extensions
+    stem = Path(source).stem if source != "-" else "stdin"
+    return stem + (extensions[0] if extensions else ".txt")
+
+
+def _convert_one(args: argparse.Namespace) -> int:
     from autoplayer.games.nonogram import formats
 
     if _ripple_url(args.input):
@@ -110,7 +167,7 @@ def run_show(args: argparse.Namespace) -> int:
     from autoplayer.games.nonogram.render import render_puzzle
 
     puzzle = formats.load_puzzle(args.file)
-    unicode = not args.ascii
+    unicode = pretty(args)
     heading = f"{puzzle.width}x{puzzle.height}"
     if puzzle.title:
         heading = f"{printable(puzzle.title)} ({heading})"
@@ -133,19 +190,44 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    files = expand(args.files)
+
+    def failed(file: str, err: UserError) -> int:
+        if args.json:
+            emit_json(_check_record(file, error=str(err)))
+        return err.exit_code
+
+    return run_each("autoplayer check", files, lambda f: _check_one(f, args.json), failed)
+
+
+def _check_record(file: str, **fields: object) -> dict[str, object]:
+    """`check --json`'s object: every key always there, null when it does not apply."""
+    record: dict[str, object] = {"file": file, "ok": False, "width": None, "height": None,
+                                 "checked": [], "wrong": None, "error": None}
+    record.update(fields)
+    return record
+
+
+def _check_one(file: str, as_json: bool) -> int:
     from autoplayer.games.nonogram import formats
     from autoplayer.games.nonogram.model import UNKNOWN, first_disagreement
 
-    puzzle = formats.load_puzzle(args.file)
+    puzzle = formats.load_puzzle(file)
     size = f"{puzzle.width}x{puzzle.height}"
     verdicts = []
+    checked: list[str] = []
     for name in ("solution", "grid"):
         grid = getattr(puzzle, name)
         if grid is None:
             continue
+        checked.append(name)
         wrong = first_disagreement(puzzle, grid)
         if wrong is not None:
-            print(f"{printable(args.file)}: {name} is wrong: {wrong}")
+            if as_json:
+                emit_json(_check_record(file, width=puzzle.width, height=puzzle.height,
+                                        checked=checked, wrong=f"{name}: {wrong}"))
+            else:
+                print(f"{printable(file)}: {name} is wrong: {wrong}")
             return EXIT_WRONG
         if name == "grid" and (grid == UNKNOWN).any():
             verdicts.append("every line's known cells fit its clue")
@@ -153,5 +235,9 @@ def run_check(args: argparse.Namespace) -> int:
             verdicts.append(f"the {name} satisfies every clue")
     if not verdicts:
         verdicts.append("no solution or grid to check")
-    print(f"{printable(args.file)}: ok: valid {size} puzzle; {'; '.join(verdicts)}")
+    if as_json:
+        emit_json(_check_record(file, ok=True, width=puzzle.width, height=puzzle.height,
+                                checked=checked))
+        return EXIT_OK
+    print(f"{printable(file)}: ok: valid {size} puzzle; {'; '.join(verdicts)}")
     return EXIT_OK

@@ -21,6 +21,7 @@ from autoplayer.commands.options import (
     add_templates_option,
     int_arg,
     seconds_arg,
+    whole,
 )
 from autoplayer.errors import UserError
 from autoplayer.play.registry import GAMES, game_for, load_game, window_names
@@ -61,11 +62,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="which game the window shows (default: the one the window's title "
                       "or class names, else ripple when the picture shows rooms with digits "
                       "in their cells, else nonogram)")
-    play.add_argument("--profile", metavar="FILE|NAME",
-                      help="nonogram: a rules file to use (and to keep what is learned in); "
+    play.add_argument("--profile", metavar="FILE",
+                      help="nonogram: the rules file to use (and to keep what is learned in); "
                       "default: the one kept for this window's class and title in the user's "
-                      "config directory, learned by experiment the first time. ripple: type, "
-                      "count (default: found out on the board). fifteen: optimal, fast")
+                      "config directory, learned by experiment the first time")
+    play.add_argument("--scheme", choices=("type", "count"),
+                      help="ripple: how the game takes a digit, as `serve --scheme` names it "
+                      "(default: found out on the board)")
+    play.add_argument("--solver", choices=("optimal", "fast"),
+                      help="fifteen: a shortest solution or a human-style one, as "
+                      "`fifteen solve --optimal/--fast` (default: optimal where it can)")
     play.add_argument("--relearn", action="store_true",
                       help="nonogram: forget the rules kept for this game and learn them again")
     play.add_argument("--dry-run", action="store_true",
@@ -89,7 +95,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "per stage. Without a display it starts its own Xvfb and saves before/after "
         "screenshots.",
     )
-    demo.add_argument("--size", type=int_arg(2, 40), default=15, help="puzzle side (default 15)")
+    demo.add_argument("--size", type=board_size, default=(15, 15), metavar="WxH",
+                      help="puzzle size, width first as in every command, e.g. 20x15; "
+                      "N is an NxN square (default 15)")
     demo.add_argument("--seed", type=int_arg(0, SEED_MAX), default=1,
                       help="puzzle seed (default 1)")
     demo.add_argument("--skin", help="the game's skin (default: the game's default)")
@@ -98,6 +106,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     demo.add_argument("--xvfb", action="store_true",
                       help="use a private Xvfb even when a display is available")
     demo.set_defaults(func=run_demo)
+
+
+def board_size(text: str) -> tuple[int, int]:
+    """An argparse `type`: `WxH` (width first) or `N` for a square, each side 2..40."""
+    from autoplayer.limits import shown
+
+    body = text.strip().lower()
+    parts = body.split("x") if "x" in body else [body, body]
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(f"'{shown(text)}' is not WxH (width first) or N")
+    try:
+        width, height = (whole(p, "the size", 2, 40) for p in parts)
+    except UserError as err:
+        raise argparse.ArgumentTypeError(
+            f"'{shown(text)}' is not WxH (width first) or N, each 2..40: {err}") from None
+    return width, height
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -128,7 +152,7 @@ def run_play(args: argparse.Namespace) -> int:
             if chosen != "nonogram":
                 raise UserError(f"--relearn is for nonogram games; {chosen} keeps no rules")
             extra["relearn"] = True
-        game = load_game(chosen, templates=args.templates, profile=args.profile,
+        game = load_game(chosen, templates=args.templates, profile=_game_profile(args, chosen),
                          window=window, **extra)
         pace = game.pace.slower(args.pace) if args.pace is not None else None
         report = play(game, source, dry_run=args.dry_run, overlay=args.overlay,
@@ -143,6 +167,35 @@ def run_play(args: argparse.Namespace) -> int:
         for line in report.lines():
             print(line)
     return EXIT_OK
+
+
+OLD_PROFILES = {"ripple": ("scheme", ("type", "count")),
+                "fifteen": ("solver", ("optimal", "fast"))}
+"""What `--profile` once also meant: a ripple input scheme, a fifteen solver."""
+
+
+def _game_profile(args: argparse.Namespace, game: str) -> str | None:
+    """The one option each game's factory takes as `profile`. `--profile` is the nonogram
+    rules file; the old `--profile type` (ripple) or `--profile fast` (fifteen) still works,
+    with a note to use `--scheme`/`--solver`, and anything else there is refused."""
+    if game == "nonogram":
+        if args.scheme or args.solver:
+            raise UserError("--scheme is for ripple games and --solver for fifteen")
+        return args.profile
+    option, values = OLD_PROFILES.get(game, ("", ()))
+    other = "solver" if option == "scheme" else "scheme"
+    if getattr(args, other, None):
+        raise UserError(f"--{other} is not an option of {game}")
+    value = getattr(args, option, None) if option else None
+    if args.profile is not None:
+        if args.profile not in values or value is not None:
+            raise UserError(f"--profile is the nonogram rules file; for {game} use "
+                            f"--{option} ({', '.join(values)})" if option else
+                            f"--profile is the nonogram rules file; {game} takes none")
+        print(f"autoplayer play: note: --profile {args.profile} is now --{option} "
+              f"{args.profile}", file=sys.stderr)
+        value = args.profile
+    return value
 
 
 def run_demo(args: argparse.Namespace) -> int:
@@ -168,7 +221,7 @@ class BundledGame:
 
 @contextmanager
 def bundled_game(
-    display: str, *, size: int = 15, seed: int = 1, skin: str | None = None,
+    display: str, *, size: int | tuple[int, int] = 15, seed: int = 1, skin: str | None = None,
     theme: str | None = None, cell: int | None = None, puzzle: Any = None,
     window: tuple[int, int] = (1200, 1000), timeout: float = 60.0, game: str = "nonogram",
     **extra: Any,
@@ -181,7 +234,8 @@ def bundled_game(
 
     with GameServer() as server:
         session = new_session_id()
-        url = server.url(size=None if puzzle is not None else (size, size), puzzle=puzzle,
+        wh = (size, size) if isinstance(size, int) else size
+        url = server.url(size=None if puzzle is not None else wh, puzzle=puzzle,
                          seed=seed, skin=skin, theme=theme, cell=cell, session=session,
                          game=game, **extra)
         with launch_app(url, display=display, width=window[0], height=window[1],
@@ -213,7 +267,7 @@ def _display_usable() -> bool:
     return True
 
 
-def demo(*, size: int, seed: int, skin: str | None, out: Path | None, force_xvfb: bool,
+def demo(*, size: tuple[int, int], seed: int, skin: str | None, out: Path | None, force_xvfb: bool,
          stream: Any) -> int:
     """`autoplayer demo`: see the command's help."""
     started = time.perf_counter()
@@ -241,7 +295,7 @@ def demo(*, size: int, seed: int, skin: str | None, out: Path | None, force_xvfb
         source = WindowSource(Screen(), window_id=game_page.window)
         stack.callback(source.close)
         before = wait_until_still(source)
-        print(f"game: {size}x{size} nonogram, seed {seed}, in Chromium window "
+        print(f"game: {size[0]}x{size[1]} nonogram, seed {seed}, in Chromium window "
               f"0x{game_page.window:x} ({source.window.rect.w}x{source.window.rect.h})",
               file=stream)
         if headless and out is not None:

@@ -31,13 +31,22 @@ def _number(text: str, most: int, what: str, least: int = 1) -> int:
 
 
 def _size(text: str) -> tuple[int, int]:
+    """`WxH`, width (columns) first as everywhere else, or `N` for a square: (rows, cols).
+    In version 0.1.0 this option was ROWSxCOLS; a non-square size now means the other
+    board, so the help and docs/cli.md say so."""
     from autoplayer.limits import shown
 
+    square = re.fullmatch(r"\s*(\d+)\s*", text)
+    if square:
+        side = _number(square[1], GENERATE_MAX_SIDE, "the side")
+        return side, side
     match = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text)
     if not match:
-        raise argparse.ArgumentTypeError(f"{shown(text)!r} is not ROWSxCOLS, e.g. 10x10")
-    rows = _number(match[1], GENERATE_MAX_SIDE, "the number of rows")
-    cols = _number(match[2], GENERATE_MAX_SIDE, "the number of columns")
+        raise argparse.ArgumentTypeError(
+            f"{shown(text)!r} is not WIDTHxHEIGHT (columns x rows, width first), e.g. 12x8, "
+            "or one side for a square")
+    cols = _number(match[1], GENERATE_MAX_SIDE, "the width (columns)")
+    rows = _number(match[2], GENERATE_MAX_SIDE, "the height (rows)")
     return rows, cols
 
 
@@ -134,8 +143,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "generate", help="make a random puzzle with exactly one solution",
         description="Makes a puzzle with a unique solution; the same size and seed always "
                     "give the same puzzle. Prints it in the spec's layout unless -o is given.")
-    gen.add_argument("--size", type=_size, required=True, metavar="RxC",
-                     help=f"e.g. 10x10 (at most {GENERATE_MAX_SIDE}x{GENERATE_MAX_SIDE})")
+    gen.add_argument("--size", type=_size, required=True, metavar="WxH",
+                     help="width (columns) x height (rows), width first as in every "
+                     "command, e.g. 12x8, or N for a square (at most "
+                     f"{GENERATE_MAX_SIDE}x{GENERATE_MAX_SIDE}); it was rows x columns "
+                     "before, so an old 8x12 now makes a 12-row board")
     gen.add_argument("--seed", default="0", help="any text or number (default 0)")
     gen.add_argument("--max-room", type=_max_room, default=6, metavar="N",
                      help="largest room to cut at first (default 6; fixing dead ends may "

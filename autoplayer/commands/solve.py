@@ -7,9 +7,18 @@ so building the parser costs nothing for the other commands.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING
 
+from autoplayer.commands.batch import (
+    add_pretty_option,
+    emit_json,
+    expand,
+    pretty,
+    rows_text,
+    run_each,
+)
 from autoplayer.errors import UserError, printable
 from autoplayer.files import is_stdio, same_file
 
@@ -51,9 +60,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "1 multiple, 2 bad input, 4 contradiction, 5 timeout, 6 stalled, "
         "70 internal error (a solution that breaks a clue, never printed).",
     )
-    solve.add_argument("file", metavar="FILE",
-                       help="puzzle file (format from its extension or content) "
-                       "or a Pattern game ID")
+    solve.add_argument("files", metavar="FILE", nargs="+",
+                       help="puzzle file (format from its extension or content), a folder "
+                       "of them, a Pattern game ID, a puzz.link URL, or - for standard "
+                       "input; with several, each is solved in turn and a summary line "
+                       "goes to stderr")
     solve.add_argument("--logic-only", action="store_true",
                        help="line logic only: no probing, no search (is it line-solvable?)")
     solve.add_argument("--max-solutions", default="2", metavar="N",
@@ -67,7 +78,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "extension names (.non gets a goal line, the native format a "
                        "solution section); - writes the native format to stdout and the "
                        "report to stderr")
-    solve.add_argument("--ascii", action="store_true", help="plain ASCII grid")
+    add_pretty_option(solve)
+    solve.add_argument("--json", action="store_true",
+                       help="one JSON object a puzzle, one a line (keys in docs/cli.md)")
     solve.add_argument("--stats", action="store_true",
                        help="print solver statistics (lines, probes, nodes, time) to stderr")
     solve.set_defaults(func=run)
@@ -78,9 +91,41 @@ def run(args: argparse.Namespace) -> int:
 
     max_solutions = whole(args.max_solutions, "--max-solutions", 1, MAX_SOLUTIONS)
     timeout = None if args.timeout is None else seconds(args.timeout, "--timeout", MAX_TIMEOUT)
+    files = expand(args.files)
+    if args.out is not None and len(files) > 1:
+        raise UserError("--out takes one puzzle; with several files, leave it out "
+                        "(or use --json)")
+    if args.out is not None and args.json and is_stdio(args.out):
+        raise UserError("--json and --out - would both write to standard output")
+
+    def failed(file: str, err: UserError) -> int:
+        if args.json:
+            emit_json(_record(file, error=str(err)))
+        return err.exit_code
+
+    def one(file: str) -> int:
+        return _solve_one(args, file, max_solutions, timeout, several=len(files) > 1)
+
+    return run_each("autoplayer solve", files, one, failed)
+
+
+def _record(file: str, **fields: object) -> dict[str, object]:
+    """`solve --json`'s object: every key always there, null when it does not apply."""
+    record: dict[str, object] = {
+        "file": file, "ok": False, "verdict": None, "width": None, "height": None,
+        "solution": None, "solutions": 0, "unique": None, "seconds": None, "error": None,
+    }
+    record.update(fields)
+    return record
+
+
+def _solve_one(args: argparse.Namespace, file: str, max_solutions: int,
+               timeout: float | None, *, several: bool) -> int:
+    import time
+
     out = args.out
     if out is not None:
-        _check_output(args.file, out)
+        _check_output(file, out)
     # With `--out -` standard output carries the file alone; the report goes to stderr.
     report = sys.stderr if is_stdio(out) else sys.stdout
 
@@ -88,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
     from autoplayer.games.nonogram.render import render_puzzle
     from autoplayer.games.nonogram.solver import solve
 
-    puzzle = formats.load_puzzle(args.file)
+    began = time.perf_counter()
+    puzzle = formats.load_puzzle(file)
     result = solve(
         puzzle, logic_only=args.logic_only, max_solutions=max_solutions, timeout=timeout,
     )
@@ -98,9 +144,18 @@ def run(args: argparse.Namespace) -> int:
     if broken is not None:
         print(f"autoplayer solve: internal error: {broken}; not printed", file=sys.stderr)
         return EXIT_INTERNAL
+    if args.json:
+        emit_json(_record(
+            file, ok=_EXIT[verdict] == EXIT_SOLVED, verdict=verdict, width=puzzle.width,
+            height=puzzle.height, solution=rows_text(solutions[0]) if solutions else None,
+            solutions=len(solutions),
+            unique={"line-solvable": True, "unique": True, "multiple": False,
+                    "contradiction": False}.get(verdict),
+            seconds=round(time.perf_counter() - began, 6)))
+        report = open(os.devnull, "w")  # noqa: SIM115 - the text report is not wanted
     cells = puzzle.width * puzzle.height
-    unicode = not args.ascii
-    lines = []
+    unicode = pretty(args)
+    lines = [f"{file}:"] if several else []
     if verdict == "contradiction":
         if result.contradiction is not None:
             kind, index = result.contradiction
@@ -125,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
         lines.append(render_puzzle(puzzle, solutions[0], unicode=unicode))
     report.write("\n".join(lines).rstrip("\n") + "\n")
     report.flush()
+    if args.json:
+        report.close()
     if args.stats:
         s = result.stats
         print(f"autoplayer solve: {s.seconds:.3f} s, {s.lines_solved} line solves "

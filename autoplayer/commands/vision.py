@@ -11,6 +11,7 @@ import re
 import sys
 from pathlib import Path
 
+from autoplayer.commands.batch import add_pretty_option, emit_json, pretty, rows_text
 from autoplayer.commands.options import add_templates_option
 from autoplayer.errors import Aborted, InputError, UserError
 from autoplayer.limits import shown
@@ -27,14 +28,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "clues make a solvable puzzle, and prints it. Exit 2 with the line and pixel region "
         "when a clue cannot be read with confidence.",
     )
-    read.add_argument("image", metavar="IMAGE", help="screenshot (PNG, JPEG, ...)")
+    read.add_argument("image", metavar="IMAGE",
+                      help="screenshot (PNG, JPEG, ...), - for standard input")
     read.add_argument("--overlay", metavar="OUT.png",
                       help="also write the screenshot with what was read drawn on it")
     read.add_argument("--out", metavar="PUZZLE",
-                      help="save the puzzle read (format from the extension: .non, .txt, ...)")
+                      help="save the puzzle read (format from the extension: .non, .txt, ...); "
+                      "- writes the native format to stdout and the report to stderr")
     add_templates_option(read)
     read.add_argument("--no-verify", action="store_true",
                       help="print what was read even when the clues do not add up")
+    add_pretty_option(read)
+    read.add_argument("--json", action="store_true",
+                      help="print what was read as one JSON object (keys in docs/cli.md)")
     read.set_defaults(func=run_read)
 
     cal = subparsers.add_parser(
@@ -71,6 +77,7 @@ def save_png(path: str | Path, image) -> None:
 
 
 def run_read(args: argparse.Namespace) -> int:
+    from autoplayer.files import is_stdio
     from autoplayer.games.nonogram import formats
     from autoplayer.games.nonogram.clipped import edge_lines
     from autoplayer.games.nonogram.model import UNKNOWN
@@ -78,8 +85,11 @@ def run_read(args: argparse.Namespace) -> int:
     from autoplayer.games.nonogram.render import render_puzzle
     from autoplayer.vision.templates import NO_TEMPLATES, every_template_set, load_templates
 
-    if args.out and formats.format_for_extension(args.out) is None:
+    to_stdout = is_stdio(args.out)
+    if args.out and not to_stdout and formats.format_for_extension(args.out) is None:
         raise UserError(f"{args.out}: cannot tell the puzzle format from the extension")
+    if to_stdout and args.json:
+        raise UserError("--json and --out - would both write to standard output")
     templates = load_templates(args.templates) \
         if args.templates not in (None, NO_TEMPLATES) else None
     fallbacks = every_template_set() if args.templates is None else ()
@@ -94,26 +104,49 @@ def run_read(args: argparse.Namespace) -> int:
     puzzle = reading.puzzle
     known = reading.state != UNKNOWN
     grid = reading.state if known.any() else None
-    out = [f"{puzzle.width}x{puzzle.height} board at x={reading.board.x} y={reading.board.y} "
-           f"w={reading.board.w} h={reading.board.h}"]
-    out += [f"passed over a ruled region at x={r.x} y={r.y} w={r.w} h={r.h}: not read as the "
-            "puzzle" for r in reading.passed_over]
-    if reading.template_set is not None:
-        out.append(f"clues read with templates {reading.template_set}")
-    out += [f"corrected {c}" for c in reading.corrections]
+    board = (f"{puzzle.width}x{puzzle.height} board at x={reading.board.x} "
+             f"y={reading.board.y} w={reading.board.w} h={reading.board.h}")
+    notes = [f"passed over a ruled region at x={r.x} y={r.y} w={r.w} h={r.h}: not read as "
+             "the puzzle" for r in reading.passed_over]
+    notes += [f"corrected {c}" for c in reading.corrections]
+    warnings = []
     if reading.near_edge:
         near = edge_lines(reading.near_edge, 'start near', _sides(reading))
-        out.append(f"warning: {near}: a whole "
-                   "number beyond the edge would not show, so check those clues (or capture "
-                   "with a margin)")
+        warnings.append(f"{near}: a whole number beyond the edge would not show, so check "
+                        "those clues (or capture with a margin)")
     unsure = [f"{k} {i + 1}: {n.value} ({n.confidence:.2f})" for k, i, n in reading.numbers()
               if n.confidence < LOW_CONFIDENCE]
     if unsure:
-        out.append("low confidence: " + "; ".join(unsure))
-    out.append(render_puzzle(puzzle, grid) if grid is not None else render_puzzle(puzzle))
-    out.append(formats.format_puzzle(puzzle, "tatham").strip())
-    out.append(formats.format_puzzle(puzzle, "puzzlink").strip())  # to share it, or solve
-    sys.stdout.write("\n".join(out) + "\n")
+        warnings.append("low confidence: " + "; ".join(unsure))
+    # Warnings and notes are for the person: stderr, so stdout is the puzzle alone.
+    for line in notes + [f"warning: {w}" for w in warnings]:
+        print(f"autoplayer read: {line}", file=sys.stderr)
+    tatham = formats.format_puzzle(puzzle, "tatham").strip()
+    url = formats.format_puzzle(puzzle, "puzzlink").strip()
+    if args.json:
+        b = reading.board
+        emit_json({
+            "file": args.image, "ok": True, "width": puzzle.width, "height": puzzle.height,
+            "board": {"x": b.x, "y": b.y, "w": b.w, "h": b.h},
+            "rows": [list(c) for c in puzzle.rows],
+            "columns": [list(c) for c in puzzle.columns],
+            "grid": rows_text(grid.tolist()) if grid is not None else None,
+            "templates": reading.template_set, "tatham": tatham, "puzzlink": url,
+            "warnings": warnings, "notes": notes, "error": None,
+        })
+    else:
+        out = [board]
+        if reading.template_set is not None:
+            out.append(f"clues read with templates {reading.template_set}")
+        unicode = pretty(args)
+        out.append(render_puzzle(puzzle, grid, unicode=unicode) if grid is not None
+                   else render_puzzle(puzzle, unicode=unicode))
+        out.append(tatham)
+        out.append(url)  # to share it, or solve
+        # With `--out -` standard output carries the puzzle file alone; the report, stderr.
+        report = sys.stderr if to_stdout else sys.stdout
+        report.write("\n".join(out) + "\n")
+        report.flush()
     if args.out:
         formats.save_puzzle(puzzle, args.out)
     return 0

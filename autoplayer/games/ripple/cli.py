@@ -38,8 +38,11 @@ SOLVE_USAGE = (
     "       ripple-effect --all [--limit=N] <input file> <output file>\n"
     f"  --all      list every solution (at most N, default {DEFAULT_LIMIT})\n"
     "<input file> may also be a puzz.link URL (https://puzz.link/p?ripple/...)\n"
+    "--version  print the version and exit\n"
 )
-CHECK_USAGE = "USAGE: ripple-effect-check <puzzle file> [<solution file>]\n"
+CHECK_USAGE_LINE = "USAGE: ripple-effect-check <puzzle file> [<solution file>]\n"
+"""The usage error: one line; -h adds --version (CHECK_USAGE)."""
+CHECK_USAGE = CHECK_USAGE_LINE + "       ripple-effect-check --version\n"
 SOLVE_USAGE_LINE = ("USAGE: ripple-effect <input file> <output file> "
                     "(or --all [--limit=N] first; -h for more)\n")
 """The usage error: one line, as every error is; -h gives the whole of SOLVE_USAGE."""
@@ -147,12 +150,21 @@ def run_check(puzzle_path: str, solution_path: str | None = None,
     return SOLVED if correct else NO_SOLUTION
 
 
+def _version(prog: str) -> int:
+    from autoplayer import __version__
+
+    print(f"{prog} (autoplayer) {__version__}")
+    return SOLVED
+
+
 def main_solve(argv: Sequence[str] | None = None) -> int:
     """`ripple-effect [--all] [--limit=N] INPUT OUTPUT`."""
     args = list(sys.argv[1:] if argv is None else argv)
     if any(a in ("-h", "--help") for a in args):
         sys.stdout.write(SOLVE_USAGE)
         return SOLVED
+    if "--version" in args:
+        return _version("ripple-effect")
     list_all, limit, files = False, DEFAULT_LIMIT, []
     for arg in args:
         if arg == "--all":
@@ -182,8 +194,10 @@ def main_check(argv: Sequence[str] | None = None) -> int:
     if any(a in ("-h", "--help") for a in args):
         sys.stdout.write(CHECK_USAGE)
         return SOLVED
+    if "--version" in args:
+        return _version("ripple-effect-check")
     if not 1 <= len(args) <= 2:
-        sys.stderr.write(CHECK_USAGE)
+        sys.stderr.write(CHECK_USAGE_LINE)
         return USER_ERROR
     return guarded("ripple-effect-check",
                     lambda: run_check(args[0], args[1] if len(args) == 2 else None))
