@@ -83,7 +83,7 @@ def flash_watch(xserver: Xvfb, source: Any, start: Any) -> Iterator[FifteenFlash
 
 
 @needs_fifteen
-@pytest.mark.parametrize("params", ["3x3#11", "3x3#12", "4x4#13", "4x4#14", "2x3#18"])
+@pytest.mark.parametrize("params", ["3x3#11", "3x3#12", "4x4#13", "2x3#18"])
 def test_plays_tathams_fifteen_to_completed(xserver: Xvfb, params: str) -> None:
     from autoplayer.games.fifteen.game import FifteenGame
     from autoplayer.play import play
@@ -209,7 +209,7 @@ def fifteen_page(xserver: Xvfb, size: int, seed: int) -> Iterator[tuple[Any, str
 
 
 @needs_chromium
-@pytest.mark.parametrize("size,seed", [(3, 21), (4, 22), (4, 23), (5, 24)])
+@pytest.mark.parametrize("size,seed", [(3, 21), (4, 22), (5, 24)])  # one per size (time)
 def test_plays_the_bundled_page_to_its_solved_flag(xserver: Xvfb, size: int, seed: int) -> None:
     from autoplayer.games.fifteen.game import FifteenGame
     from autoplayer.play import play
