@@ -4,10 +4,10 @@ a corner (checked against breadth-first search and Korf's table in his own conve
 from __future__ import annotations
 
 import random
-from collections import deque
 
 import numpy as np
 import pytest
+from fifteen_search import distances
 
 from autoplayer.games.fifteen import pdb
 from autoplayer.games.fifteen.goals import (
@@ -30,17 +30,6 @@ def scrambled(goal_cells: tuple[int, ...], width: int, height: int, rng: random.
     return board
 
 
-def distances(start: Board) -> dict[tuple[int, ...], int]:
-    dist = {start.cells: 0}
-    queue = deque([start])
-    while queue:
-        board = queue.popleft()
-        for m in board.legal_moves():
-            nxt = board.move(m)
-            if nxt.cells not in dist:
-                dist[nxt.cells] = dist[board.cells] + 1
-                queue.append(nxt)
-    return dist
 
 
 def test_one_to_fifteen_shown_means_the_gap_last():

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections import deque
 
 import numpy as np
 import pytest
+from fifteen_search import distances as distances_from
 
 from autoplayer.games.fifteen import pdb
 from autoplayer.games.fifteen.human import solve_fast, solve_steps
@@ -16,17 +16,7 @@ from autoplayer.games.fifteen.optimal import solve_optimal
 
 
 def distances(width: int, height: int) -> dict[tuple[int, ...], int]:
-    start = goal(width, height)
-    dist = {start.cells: 0}
-    queue = deque([start])
-    while queue:
-        board = queue.popleft()
-        for m in board.legal_moves():
-            nxt = board.move(m)
-            if nxt.cells not in dist:
-                dist[nxt.cells] = dist[board.cells] + 1
-                queue.append(nxt)
-    return dist
+    return distances_from(goal(width, height))
 
 
 @pytest.mark.parametrize("size", [(2, 2), (2, 3), (4, 2), (3, 3)])

@@ -15,11 +15,10 @@ it as .non (the look's parameters in the comment):
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from PIL import Image
+from shot_fixtures import DATA, read_exactly
 
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.formats import load_puzzle
@@ -29,8 +28,6 @@ from autoplayer.vision.glyphs import Blob
 from autoplayer.vision.strips import Strip
 from autoplayer.vision.templates import every_template_set
 from autoplayer.vision.two_tone import two_tone_threshold
-
-DATA = Path(__file__).resolve().parent / "data"
 
 LOOKS = [
     # skin=bars theme=dark size=6x6 cell=24 rows=right open-sans italic, panel, heading
@@ -47,12 +44,7 @@ LOOKS = [
 
 @pytest.mark.parametrize(("name", "settled"), LOOKS, ids=[n for n, _ in LOOKS])
 def test_look_reads_exactly(name: str, settled: bool) -> None:
-    image = np.asarray(Image.open(DATA / f"{name}.png").convert("RGB"))
-    truth = load_puzzle(DATA / f"{name}.non")
-    reading = read_nonogram(image, fallbacks=every_template_set())
-    assert (reading.grid.width, reading.grid.height) == (truth.width, truth.height)
-    assert reading.puzzle.rows == truth.rows
-    assert reading.puzzle.columns == truth.columns
+    reading = read_exactly(name)
     assert bool(reading.corrections) == settled, reading.corrections
 
 

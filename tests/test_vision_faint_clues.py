@@ -12,13 +12,9 @@ screenshot of the page (cropped to the game) committed so no browser is needed.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
-from PIL import Image
+from shot_fixtures import read_exactly
 
-from autoplayer.games.nonogram.formats import load_puzzle
-from autoplayer.games.nonogram.reader import read_nonogram
 from autoplayer.geometry import Rect
 from autoplayer.vision.clue_ground import ink_is_dark
 from autoplayer.vision.clues import ClueLayout, _band, _lines_dropped
@@ -26,10 +22,8 @@ from autoplayer.vision.glyphs import Blob
 from autoplayer.vision.grid import Grid
 from autoplayer.vision.sides import clue_sides
 from autoplayer.vision.strips import Strip
-from autoplayer.vision.templates import every_template_set
 from autoplayer.vision.unseen import unseen_strips
 
-DATA = Path(__file__).resolve().parent / "data"
 PITCH = 24
 
 
@@ -130,12 +124,7 @@ def test_faint_blue_ink_on_a_gradient_reads_exactly():
     # clue_cells=skin texture=gradient font=lato weight=black style=italic digits=0.71
     # frame=0 lines=2.25:blue ink=2.7:blue. The cells' gradient voted the ink light.
     name = "serif-faint-blue-gradient-34x28-seed368297"
-    image = np.asarray(Image.open(DATA / f"{name}.png").convert("RGB"))
-    truth = load_puzzle(DATA / f"{name}.non")
-    reading = read_nonogram(image, fallbacks=every_template_set())
-    assert (reading.grid.width, reading.grid.height) == (truth.width, truth.height)
-    assert reading.puzzle.rows == truth.rows
-    assert reading.puzzle.columns == truth.columns
+    read_exactly(name)
 
 
 def test_faint_marks_beside_a_board_of_dark_numbers_are_no_clues():

@@ -23,18 +23,11 @@ Each of these is cropped from a random look of /work/exp/new (issue 23's tuning 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
-from PIL import Image
+from shot_fixtures import read_exactly
 
-from autoplayer.games.nonogram.formats import load_puzzle
-from autoplayer.games.nonogram.reader import read_nonogram
 from autoplayer.vision.strips import BAND_END_GAP, band_end_gap
-from autoplayer.vision.templates import every_template_set
-
-DATA = Path(__file__).resolve().parent / "data"
 
 LOOKS = [
     # skin=mono theme=dark size=11x18 cell=22 dejavu-serif bold digits=0.93, gradient
@@ -62,12 +55,7 @@ LOOKS = [
 
 @pytest.mark.parametrize("name", LOOKS)
 def test_look_reads_exactly(name: str) -> None:
-    image = np.asarray(Image.open(DATA / f"{name}.png").convert("RGB"))
-    truth = load_puzzle(DATA / f"{name}.non")
-    reading = read_nonogram(image, fallbacks=every_template_set())
-    assert (reading.grid.width, reading.grid.height) == (truth.width, truth.height)
-    assert reading.puzzle.rows == truth.rows
-    assert reading.puzzle.columns == truth.columns
+    read_exactly(name)
 
 
 def _profile(runs: list[tuple[int, int]], size: int = 200) -> np.ndarray:
