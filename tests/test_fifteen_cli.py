@@ -32,8 +32,12 @@ def test_solve_prints_optimal_moves_that_solve_the_board(capsys):
 
 def test_solve_fast_lists_human_steps(capsys):
     board = board_from_id(7 * 10**24 + 123_456_789, 5, 5)
-    code, out, _ = run(capsys, "solve", board.spec())  # no tables for 5x5: human-style
+    code, out, _ = run(capsys, "solve", board.spec(), "--pretty")  # no 5x5 tables: human-style
     assert code == 0
+    arrows = {"←": "L", "→": "R", "↑": "U", "↓": "D"}
+    _, plain, _ = run(capsys, "solve", board.spec())  # into a pipe: letters, not arrows
+    assert plain == out.translate(str.maketrans(arrows))
+    assert plain.isascii()
     lines = out.splitlines()
     total = int(lines[0].split()[0])
     assert "human-style" in lines[0]
@@ -43,7 +47,6 @@ def test_solve_fast_lists_human_steps(capsys):
     words = [w for line in lines if line.startswith("  ") for w in line.split()]
     assert len(words) == total
     b = board
-    arrows = {"←": "L", "→": "R", "↑": "U", "↓": "D"}
     for w in words:
         move = arrows[w[-1]]
         assert b.cells[b.tile_to_move(move)] == int(w[:-1])
@@ -76,7 +79,7 @@ def test_bad_boards_are_one_line_errors_with_exit_2(capsys, argv, message):
 
 
 def test_show_draws_the_board_and_its_id(capsys):
-    code, out, _ = run(capsys, "show", "--id", "321878651")
+    code, out, _ = run(capsys, "show", "--id", "321878651", "--pretty")
     assert code == 0
     lines = out.splitlines()
     board = board_from_id(321878651)
@@ -120,5 +123,8 @@ def test_plain_ascii_output_where_the_encoding_has_no_box_drawing():
     shown = subprocess.run([*base, "show", "--id", "5", "--size", "2x2"],
                            capture_output=True, text=True, env=env, check=True).stdout
     assert shown.splitlines()[1:] == [
-        ",----+----.", "|  3 |  1 |", "+----+----+", "|    |  2 |", "`----+----'",
+        "+----+----+", "|  3 |  1 |", "+----+----+", "|    |  2 |", "+----+----+",
     ]
+    pretty = subprocess.run([*base, "show", "--id", "5", "--size", "2x2", "--pretty"],
+                            capture_output=True, text=True, env=env, check=True).stdout
+    assert pretty == shown  # --pretty cannot put box drawing into an ASCII stream

@@ -170,7 +170,7 @@ def test_an_ascii_terminal_gets_the_ascii_frame(term):
     term.start("--id", "5", "--size", "3x3",
                env="LC_ALL=C PYTHONCOERCECLOCALE=0 PYTHONUTF8=0")
     text = term.wait_for("game ID 5")
-    assert ",----+----+----." in text and "┌" not in text
+    assert "+----+----+----+" in text and "┌" not in text
     assert board_on(text, 3, 3) == board_from_id(5, 3, 3)
     term.keys("Left")
     assert board_on(term.wait_for("moves: 1"), 3, 3) == board_from_id(5, 3, 3).move("L")

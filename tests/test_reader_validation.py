@@ -83,8 +83,22 @@ def test_read_command_prints_writes_and_overlays(tmp_path, capsys):
 
     saved = load_puzzle(out)
     assert (saved.rows, saved.columns) == (puzzle.rows, puzzle.columns)
-    with Image.open(overlay) as im:
-        assert im.size == page.size
+    with Image.open(overlay) as im:  # the picture, then a band with the board's URL
+        assert im.size[0] == page.size[0] and im.size[1] > page.size[1]
+        band = np.asarray(im.convert("L"))[page.size[1]:]
+        assert (band < 128).any() and (band > 250).mean() > 0.5
+    assert "https://puzz.link/p?nonogram/10/10/" in printed
+
+
+def test_a_caption_wraps_to_the_picture_and_leaves_it_untouched():
+    from autoplayer.vision.overlay import with_caption
+
+    picture = np.random.default_rng(3).integers(0, 255, (40, 200, 3), dtype=np.uint8)
+    short = with_caption(picture, ["https://puzz.link/p?nonogram/1/1/1"])
+    long = with_caption(picture, ["x" * 600])
+    assert (short[:40] == picture).all() and (long[:40] == picture).all()
+    assert short.shape[1] == long.shape[1] == 200
+    assert long.shape[0] - 40 >= 5 * (short.shape[0] - 40)  # 600 characters wrap, not clip
 
 
 def test_read_command_on_a_non_image_exits_2_with_one_line(tmp_path, capsys):

@@ -12,6 +12,8 @@ import re
 import sys
 from typing import TYPE_CHECKING
 
+from autoplayer.commands.batch import add_pretty_option, pretty
+
 if TYPE_CHECKING:
     from autoplayer.games.fifteen.goals import Goal
     from autoplayer.games.fifteen.instances import Instance
@@ -53,6 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="human-style: rows first, then the last two rows; any size")
     solve.add_argument("--letters", action="store_true",
                        help="print the moves as one string of L/R/U/D (the way each tile slides)")
+    add_pretty_option(solve)
     solve.set_defaults(func=cmd_solve, method=None)
 
     show = sub.add_parser("show", help="draw a board and give its ID (or the board of an ID)")
@@ -60,6 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     what.add_argument("board", nargs="?", help="WxH:t,t,…")
     what.add_argument("--id", help="the board with this ID (0 = solved)")
     show.add_argument("--size", default="4x4", help="board size for --id (default 4x4)")
+    add_pretty_option(show)
     show.set_defaults(func=cmd_show)
 
     play = sub.add_parser(
@@ -143,7 +147,7 @@ def _solve_one(args: argparse.Namespace, board: Board, goal: Goal, *, show_goal:
 
     method = _method(args, board.width, board.height)
     out = sys.stdout
-    arrows = unicode_ok(out.encoding)
+    arrows = pretty(args) and unicode_ok(out.encoding)
     if method == "optimal" or goal.cells != tuple((*range(1, board.size), 0)):
         moves, shortest = solve_toward(board, goal, method)
         if args.letters:
@@ -226,7 +230,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         width, height = parse_size(args.size)
         board = board_from_id(_board_id(args.id, width, height), width, height)
     print(f"{board.spec()}  ID {id_of(board)}")
-    for line in box_lines(board, UNICODE_BOX if unicode_ok(sys.stdout.encoding) else ASCII_BOX):
+    unicode = pretty(args) and unicode_ok(sys.stdout.encoding)
+    for line in box_lines(board, UNICODE_BOX if unicode else ASCII_BOX):
         print(line)
     if board.is_solved():
         print("Note: this board is solved")

@@ -1,7 +1,9 @@
 """Command group 'ripple': solve, check and generate Ripple Effect (Hakyuu) puzzles.
 
-`solve` and `check` behave exactly like the `ripple-effect` and
-`ripple-effect-check` console scripts (same output, same exit codes).
+`solve` and `check` behave like the `ripple-effect` and `ripple-effect-check` console
+scripts (same output, same exit codes), except that, like every `autoplayer` command, they
+draw the rooms in plain ASCII into a pipe or a file unless `--pretty`; the two scripts keep
+the course tools' box drawing everywhere.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import argparse
 import re
 import sys
 
+from autoplayer.commands.batch import add_pretty_option, pretty
 from autoplayer.errors import UserError, printable
 
 GENERATE_MAX_SIDE = 60
@@ -63,13 +66,14 @@ def _limit(text: str) -> int:
 def _solve(args: argparse.Namespace) -> int:
     from autoplayer.games.ripple.cli import run_solve
 
-    return run_solve(args.input, args.output, list_all=args.all, limit=args.limit)
+    return run_solve(args.input, args.output, list_all=args.all, limit=args.limit,
+                     unicode=pretty(args))
 
 
 def _check(args: argparse.Namespace) -> int:
     from autoplayer.games.ripple.cli import run_check
 
-    return run_check(args.puzzle, args.solution)
+    return run_check(args.puzzle, args.solution, unicode=pretty(args))
 
 
 def _convert(args: argparse.Namespace) -> int:
@@ -89,7 +93,7 @@ def _generate(args: argparse.Namespace) -> int:
     text = format_puzzle(puzzle)
     if args.output and not is_stdio(args.output):
         write_output(args.output, text)
-        sys.stdout.write(draw(puzzle))
+        sys.stdout.write(draw(puzzle, unicode=pretty(args)))
         print(f"Puzzle written to {printable(args.output)}")
     else:
         sys.stdout.write(text)
@@ -118,6 +122,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     solve.add_argument("--all", action="store_true", help="list every solution (up to --limit)")
     solve.add_argument("--limit", type=_limit, default=100, metavar="N",
                        help=f"most solutions --all lists (default 100, at most {MAX_LISTED})")
+    add_pretty_option(solve)
     solve.set_defaults(func=_solve)
 
     check = commands.add_parser(
@@ -126,6 +131,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "violation or says 'Solution correct'. Exit 0 when correct, 1 when not.")
     check.add_argument("puzzle", metavar="PUZZLE", help="puzzle file or puzz.link URL")
     check.add_argument("solution", metavar="SOLUTION", nargs="?")
+    add_pretty_option(check)
     check.set_defaults(func=_check)
 
     convert = commands.add_parser(
@@ -154,4 +160,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                           "join rooms a little past it)")
     gen.add_argument("-o", "--output", metavar="FILE", help="write the puzzle here")
     gen.add_argument("--solution", metavar="FILE", help="also write its solution here")
+    add_pretty_option(gen)
     gen.set_defaults(func=_generate)

@@ -159,8 +159,10 @@ def _sides(reading) -> tuple[str, str]:
 
 
 def write_overlay(path: str, image, reading, low: float) -> None:
+    """The reading drawn over the picture, the board's puzz.link URL beneath it."""
+    from autoplayer.games.nonogram import formats
     from autoplayer.games.nonogram.model import EMPTY, FILLED
-    from autoplayer.vision.overlay import draw_overlay
+    from autoplayer.vision.overlay import draw_overlay, with_caption
 
     marks = []
     for r, row in enumerate(reading.cells):
@@ -170,9 +172,10 @@ def write_overlay(path: str, image, reading, low: float) -> None:
                 marks.append((rect, "#" if s == FILLED else "x"))
     numbers = [(n.value, n.confidence, n.box) for _, _, n in reading.numbers()]
     ignored = reading.layout.ignored if reading.layout is not None else ()
-    save_png(path, draw_overlay(image, reading.board, reading.cells, numbers, low=low,
-                                cell_marks=marks, ignored=ignored,
-                                passed_over=reading.passed_over))
+    drawn = draw_overlay(image, reading.board, reading.cells, numbers, low=low,
+                         cell_marks=marks, ignored=ignored, passed_over=reading.passed_over)
+    url = formats.format_puzzle(reading.puzzle, "puzzlink").strip()
+    save_png(path, with_caption(drawn, [url]))
 
 
 def run_calibrate(args: argparse.Namespace) -> int:

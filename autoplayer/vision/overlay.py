@@ -7,7 +7,7 @@ shows where a misread would come from.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import cv2
 import numpy as np
@@ -64,6 +64,28 @@ def draw_overlay(image: np.ndarray, board: Rect, cells: Iterable[Iterable[Rect]]
         if conf < low:
             _text(out, "?", box.right + 1, box.bottom, UNSURE, scale)
     return out
+
+
+CAPTION_SCALE = 0.45
+CAPTION_INK = (20, 20, 20)
+
+
+def with_caption(image: np.ndarray, lines: Sequence[str]) -> np.ndarray:
+    """The image with a white band below holding `lines`, each wrapped to the image's width
+    (a puzz.link URL of a large board runs to hundreds of characters): the picture stays
+    one file a person can share or paste from."""
+    width = image.shape[1]
+    (char_w, line_h), base = cv2.getTextSize("M", cv2.FONT_HERSHEY_SIMPLEX, CAPTION_SCALE, 1)
+    per_line = max(8, (width - 8) // max(1, char_w))
+    wrapped = [line[i : i + per_line] for line in lines for i in range(0, max(1, len(line)),
+                                                                         per_line)]
+    if not wrapped:
+        return image
+    step = line_h + base + 4
+    band = np.full((step * len(wrapped) + 6, width, 3), 255, dtype=np.uint8)
+    for k, text in enumerate(wrapped):
+        _text(band, text, 4, step * (k + 1), CAPTION_INK, CAPTION_SCALE)
+    return np.ascontiguousarray(np.vstack([image[..., :3], band]))
 
 
 def _dashed_rect(img: np.ndarray, r: Rect, colour: tuple[int, int, int], dash: int = 6) -> None:

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from autoplayer.games.fifteen.model import Board, describe
 
 UNICODE_BOX = "┌┬┐├┼┤└┴┘─│"
-ASCII_BOX = ",+.+++`+'-|"
-"""The same frame in plain ASCII, for terminals that cannot show box drawing."""
+ASCII_BOX = "+++++++++-|"
+"""The same frame in plain ASCII, for pipes, files and terminals without box drawing."""
 
 
 def box_lines(board: Board, chars: str = UNICODE_BOX) -> list[str]:

@@ -443,7 +443,9 @@ class NonogramGame(Game[Reading, np.ndarray, Stroke]):
     def overlay(self, frame: Frame, reading: Reading, solution: np.ndarray | None) -> np.ndarray:
         """The board, every cell and every number read (low-confidence ones marked), and
         what the bot would do: '#' a cell to fill, 'x' one to mark, '-' one to clear."""
+        from autoplayer.games.nonogram.formats import format_puzzle
         from autoplayer.games.nonogram.overlay import draw_reading
+        from autoplayer.vision.overlay import with_caption
 
         marks = []
         if solution is not None:
@@ -453,7 +455,8 @@ class NonogramGame(Game[Reading, np.ndarray, Stroke]):
                 for r, c in stroke.cells():
                     after = profile.press[(int(reading.shown[r, c]), stroke.button)]
                     marks.append((reading.raw.cells[r][c], label[after]))
-        return draw_reading(frame.pixels, reading.raw, marks)
+        url = format_puzzle(reading.puzzle, "puzzlink").strip()
+        return with_caption(draw_reading(frame.pixels, reading.raw, marks), [url])
 
 
 CLICK_GAP = 0.015

@@ -91,8 +91,10 @@ def run_convert(input_path: str, output_path: str, fmt: str | None = None) -> in
 
 
 def run_solve(input_path: str, output_path: str, *, list_all: bool = False,
-              limit: int = DEFAULT_LIMIT, out: TextIO | None = None) -> int:
-    """Solves INPUT, writes the (first) solution to OUTPUT and reports on `out`."""
+              limit: int = DEFAULT_LIMIT, out: TextIO | None = None,
+              unicode: bool = True) -> int:
+    """Solves INPUT, writes the (first) solution to OUTPUT and reports on `out` (the rooms
+    in box drawing, or plain ASCII unless `unicode`)."""
     # With OUTPUT `-` standard output carries the solution alone; the report goes to stderr.
     out = out or (sys.stderr if is_stdio(output_path) else sys.stdout)
     if not 1 <= limit <= MAX_LISTED:
@@ -111,18 +113,18 @@ def run_solve(input_path: str, output_path: str, *, list_all: bool = False,
     write_output(output_path, format_values(first, puzzle.cols))
     where = "standard output" if is_stdio(output_path) else printable(output_path)
     if result.unique:
-        out.write(draw(puzzle, first))
+        out.write(draw(puzzle, first, unicode=unicode))
         print(f"Solution written to {where} (it is unique)", file=out)
         return SOLVED
     if not list_all:
-        out.write(draw(puzzle, first))
+        out.write(draw(puzzle, first, unicode=unicode))
         print(f"This puzzle has more than one solution; the first one found is written to "
               f"{where} (--all lists them)", file=out)
         return SOLVED
     shown = result.solutions[:limit]
     for number, values in enumerate(shown, start=1):
         print(f"Solution {number}:", file=out)
-        out.write(draw(puzzle, values))
+        out.write(draw(puzzle, values, unicode=unicode))
     if result.complete and len(result.solutions) <= limit:
         print(f"This puzzle has {len(shown)} solutions; the first is written to {where}",
               file=out)
@@ -133,19 +135,20 @@ def run_solve(input_path: str, output_path: str, *, list_all: bool = False,
 
 
 def run_check(puzzle_path: str, solution_path: str | None = None,
-              out: TextIO | None = None) -> int:
-    """Draws the puzzle; with a solution, draws that and lists what breaks the rules."""
+              out: TextIO | None = None, unicode: bool = True) -> int:
+    """Draws the puzzle (plain ASCII unless `unicode`); with a solution, draws that and
+    lists what breaks the rules."""
     out = out or sys.stdout
     puzzle = load_puzzle(puzzle_path)
     if solution_path is None:
-        out.write(draw(puzzle))
+        out.write(draw(puzzle, unicode=unicode))
         return SOLVED
     if is_stdio(puzzle_path) and is_stdio(solution_path):
         raise UserError("the puzzle and the solution cannot both be standard input")
     shown = "standard input" if is_stdio(solution_path) else solution_path
     values = parse_solution(read_text(solution_path), puzzle, shown)
     correct, text = report(puzzle, values)
-    out.write(draw(puzzle, values))
+    out.write(draw(puzzle, values, unicode=unicode))
     out.write(text)
     return SOLVED if correct else NO_SOLUTION
 

@@ -34,8 +34,13 @@ _JUNCTIONS = {
 }
 
 
-def draw(puzzle: Puzzle, values: Sequence[int] | None = None) -> str:
-    """The puzzle with `values` (the givens by default) inside its room borders."""
+_PLAIN = str.maketrans({**{glyph: "+" for glyph in "┌┐└┘├┤┬┴┼"}, "─": "-", "│": "|"})
+"""Box drawing as plain ASCII, for pipes and files (every junction a `+`)."""
+
+
+def draw(puzzle: Puzzle, values: Sequence[int] | None = None, *, unicode: bool = True) -> str:
+    """The puzzle with `values` (the givens by default) inside its room borders; in plain
+    ASCII unless `unicode`."""
     rows, cols, rooms = puzzle.rows, puzzle.cols, puzzle.rooms
     shown = puzzle.givens if values is None else values
     width = max(len(str(puzzle.max_value)), *(len(str(v)) for v in shown))
@@ -69,4 +74,5 @@ def draw(puzzle: Puzzle, values: Sequence[int] | None = None) -> str:
                 value = shown[r * cols + c]
                 cells.append((str(value) if value != EMPTY else "").rjust(width))
         lines.append("".join(cells))
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    return text if unicode else text.translate(_PLAIN)

@@ -285,8 +285,11 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
     def overlay(self, frame: Frame, reading: Reading, solution: tuple[int, ...] | None
                 ) -> np.ndarray:
         from autoplayer.games.ripple.overlay import draw_ripple
+        from autoplayer.games.ripple.puzzlink import url
+        from autoplayer.vision.overlay import with_caption
 
-        return draw_ripple(frame.pixels, reading.shown, solution)
+        return with_caption(draw_ripple(frame.pixels, reading.shown, solution),
+                            [url(reading.shown.puzzle)])
 
 
 def plan_gestures(shown: RippleReading, moves: Sequence[Move], scheme: str | None,
