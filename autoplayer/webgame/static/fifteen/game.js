@@ -1,21 +1,39 @@
-// The bundled 15-puzzle: draws the board on a canvas, slides a whole run when a tile in
-// the gap's row or column is clicked (with a short animation, as Tatham's Fifteen does),
-// judges the board itself, and reports every change to its server (the tests' ground truth).
+// The bundled 15-puzzle: draws the board on a canvas in one of several looks, slides tiles
+// by the rules its config names (clicks on a run or on a neighbour of the gap, arrow keys
+// in either sense, animations that finish or drop input), judges the board by its own
+// goal, and reports every change to its server (the tests' ground truth).
 "use strict";
 
 (function () {
   const cfg = JSON.parse(document.getElementById("config").textContent);
   const W = cfg.width, H = cfg.height, N = W * H;
+  const look = cfg.look || {};
+  const FLAT = look.tiles === "flat";
   const pitch = cfg.tile;
-  const SLIDE_MS = 130;
+  const SLIDE_MS = Number.isInteger(cfg.slide) ? cfg.slide : 130;
+  const goal = cfg.goal || [...Array(N - 1).keys()].map((i) => i + 1).concat([0]);
   const load = Math.random().toString(36).slice(2, 10);
-  const COLOURS = {
-    board: "#7a5c3e", tile: "#f0dcb4", hover: "#f9ebcf", edge: "#c9ad80", text: "#3b2a1a",
+  const THEMES = {
+    wood: { board: "#7a5c3e", tile: "#f0dcb4", hover: "#f9ebcf", edge: "#c9ad80",
+            text: "#3b2a1a", panel: "#d8c4a0", frame: "#33241a" },
+    slate: { board: "#3c4650", tile: "#dfe6ee", hover: "#f0f4f8", edge: "#9aa8b6",
+             text: "#1d2833", panel: "#b9c0c8", frame: "#202428" },
   };
+  const COLOURS = THEMES[look.theme] || THEMES.wood;
+  const FONTS = {
+    sans: "bold {px}px \"DejaVu Sans\", \"Liberation Sans\", Arial, sans-serif",
+    "serif-italic": "italic {px}px \"DejaVu Serif\", \"Liberation Serif\", serif",
+    serif: "bold {px}px \"DejaVu Serif\", \"Liberation Serif\", serif",
+    mono: "bold {px}px \"DejaVu Sans Mono\", \"Liberation Mono\", monospace",
+  };
+  const FONT = (FONTS[look.font] || FONTS.sans).replace("{px}", Math.round(pitch * 0.42));
+  const CLICK = look.click || "line", KEYS = look.keys || "none", BUSY = look.busy || "finish";
+  // The flat look: a dark rounded frame around one flat panel the numerals float on.
+  const PAD = FLAT ? Math.round(pitch * 0.3) : 0;
 
   const start = cfg.cells.slice();
   let cells = start.slice();
-  let events = 0, slides = 0, seq = 0, solved = false;
+  let events = 0, slides = 0, dropped = 0, seq = 0, solved = false;
   let anim = null; // {moved: [{tile, from, to}], t0}
   // The cell under the pointer, lit when a click there would slide something (`hover` in
   // the config draws one lit before the pointer moves, for headless pictures).
@@ -23,14 +41,14 @@
 
   const canvas = document.getElementById("board");
   const ctx = canvas.getContext("2d");
-  const cssW = W * pitch, cssH = H * pitch;
+  const cssW = W * pitch + 2 * PAD, cssH = H * pitch + 2 * PAD;
   const dpr = window.devicePixelRatio || 1;
   canvas.width = Math.round(cssW * dpr);
   canvas.height = Math.round(cssH * dpr);
   canvas.style.width = cssW + "px";
   canvas.style.height = cssH + "px";
+  canvas.parentElement.classList.toggle("bare", FLAT);
   ctx.scale(dpr, dpr);
-  const fontPx = Math.round(pitch * 0.42);
 
   // --- drawing ------------------------------------------------------------------------
   function roundRect(x, y, w, h, r) {
@@ -43,29 +61,43 @@
     ctx.closePath();
   }
   function drawTile(tile, x, y, lit) {
-    const inset = 3, size = pitch - 2 * inset;
-    roundRect(x + inset, y + inset, size, size, 6);
-    ctx.fillStyle = lit ? COLOURS.hover : COLOURS.tile;
-    ctx.fill();
-    ctx.lineWidth = 2;
-    ctx.strokeStyle = COLOURS.edge;
-    ctx.stroke();
+    if (!FLAT) {
+      const inset = 3, size = pitch - 2 * inset;
+      roundRect(x + inset, y + inset, size, size, 6);
+      ctx.fillStyle = lit ? COLOURS.hover : COLOURS.tile;
+      ctx.fill();
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = COLOURS.edge;
+      ctx.stroke();
+    }
     ctx.fillStyle = COLOURS.text;
-    ctx.font = `bold ${fontPx}px "DejaVu Sans", "Liberation Sans", Arial, sans-serif`;
+    ctx.font = FONT;
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     ctx.fillText(String(tile), x + pitch / 2, y + pitch / 2 + 1);
   }
   function cellXY(cell) {
-    return [(cell % W) * pitch, Math.floor(cell / W) * pitch];
+    return [PAD + (cell % W) * pitch, PAD + Math.floor(cell / W) * pitch];
+  }
+  function drawGround() {
+    if (FLAT) {
+      ctx.clearRect(0, 0, cssW, cssH);
+      roundRect(0, 0, cssW, cssH, PAD);
+      ctx.fillStyle = COLOURS.frame;
+      ctx.fill();
+      ctx.fillStyle = COLOURS.panel;
+      ctx.fillRect(PAD, PAD, W * pitch, H * pitch);
+    } else {
+      ctx.fillStyle = COLOURS.board;
+      ctx.fillRect(0, 0, cssW, cssH);
+    }
   }
   function draw(now) {
-    ctx.fillStyle = COLOURS.board;
-    ctx.fillRect(0, 0, cssW, cssH);
+    drawGround();
     const moving = new Map();
     let f = 1;
     if (anim) {
-      f = Math.min(1, (now - anim.t0) / SLIDE_MS);
+      f = SLIDE_MS > 0 ? Math.min(1, (now - anim.t0) / SLIDE_MS) : 1;
       for (const m of anim.moved) moving.set(m.tile, m);
     }
     cells.forEach((tile, cell) => {
@@ -85,19 +117,21 @@
 
   // --- the rules ----------------------------------------------------------------------
   function isSolved() {
-    for (let i = 0; i < N - 1; i++) if (cells[i] !== i + 1) return false;
-    return cells[N - 1] === 0;
+    return cells.every((t, i) => t === goal[i]);
   }
   function movable(cell) {
     const gap = cells.indexOf(0);
-    return cell !== gap && (Math.floor(cell / W) === Math.floor(gap / W) || cell % W === gap % W);
+    const gr = Math.floor(gap / W), gc = gap % W, r = Math.floor(cell / W), c = cell % W;
+    if (cell === gap || CLICK === "none") return false;
+    if (CLICK === "adjacent") return Math.abs(r - gr) + Math.abs(c - gc) === 1;
+    return r === gr || c === gc;
   }
-  // Clicking a tile in the gap's row or column slides it and every tile between it and
-  // the gap one cell towards the gap. Returns the tiles that moved.
+  // A tile the rules let slide: it and every tile between it and the gap move one cell
+  // towards the gap. Returns the tiles that moved.
   function slide(cell) {
+    if (!movable(cell)) return [];
     const gap = cells.indexOf(0);
     const gr = Math.floor(gap / W), gc = gap % W, r = Math.floor(cell / W), c = cell % W;
-    if (cell === gap || (r !== gr && c !== gc)) return [];
     const step = r === gr ? Math.sign(c - gc) : Math.sign(r - gr) * W;
     const moved = [];
     for (let at = gap; at !== cell; at += step) {
@@ -106,6 +140,22 @@
     }
     cells[cell] = 0;
     return moved;
+  }
+  // An arrow key: the tile on the far side of the gap slides into it in the arrow's
+  // direction ("tile"), or the gap moves the arrow's way ("gap": the tile there slides the
+  // other way). Returns the tiles that moved.
+  const ARROWS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+  function keySlide(key) {
+    const d = ARROWS[key];
+    if (!d || KEYS === "none") return [];
+    const gap = cells.indexOf(0);
+    const sense = KEYS === "tile" ? -1 : 1;
+    const r = Math.floor(gap / W) + sense * d[0], c = (gap % W) + sense * d[1];
+    if (r < 0 || r >= H || c < 0 || c >= W) return [];
+    const cell = r * W + c;
+    cells[gap] = cells[cell];
+    cells[cell] = 0;
+    return [{ tile: cells[gap], from: cell, to: gap }];
   }
 
   // --- reporting ----------------------------------------------------------------------
@@ -121,13 +171,14 @@
     }).catch(() => {});
   }
   function reportState() {
-    post("state", { seq: ++seq, cells, solved, events, slides, width: W, height: H });
+    post("state", { seq: ++seq, cells, goal, solved, events, slides, dropped, width: W,
+                    height: H });
   }
   function layout() {
     const r = canvas.getBoundingClientRect();
     return {
       session: cfg.session, width: W, height: H, pitch,
-      board: { x: r.left, y: r.top, w: cssW, h: cssH },
+      board: { x: r.left + PAD, y: r.top + PAD, w: W * pitch, h: H * pitch },
       devicePixelRatio: dpr,
     };
   }
@@ -144,26 +195,44 @@
   }
 
   // --- input --------------------------------------------------------------------------
-  canvas.addEventListener("mousedown", (ev) => {
-    if (ev.button !== 0) return;
-    ev.preventDefault();
-    const r = canvas.getBoundingClientRect();
-    const c = Math.floor((ev.clientX - r.left) / pitch), row = Math.floor((ev.clientY - r.top) / pitch);
-    if (c < 0 || c >= W || row < 0 || row >= H) return;
+  // One input: counted; during a slide it either finishes the slide first (as Tatham's
+  // games do) or is dropped, as the config says.
+  function input(act) {
     events++;
-    anim = null; // a click finishes the running animation first, as Tatham's games do
-    const moved = slide(row * W + c);
+    if (anim && performance.now() - anim.t0 < SLIDE_MS && BUSY === "ignore") {
+      dropped++;
+      reportState();
+      return;
+    }
+    anim = null;
+    const moved = act();
     if (moved.length) {
       slides += moved.length;
       anim = { moved, t0: performance.now() };
     }
     changed();
     requestAnimationFrame(draw);
+  }
+  function cellAt(ev) {
+    const r = canvas.getBoundingClientRect();
+    const c = Math.floor((ev.clientX - r.left - PAD) / pitch);
+    const row = Math.floor((ev.clientY - r.top - PAD) / pitch);
+    return c >= 0 && c < W && row >= 0 && row < H ? row * W + c : -1;
+  }
+  canvas.addEventListener("mousedown", (ev) => {
+    if (ev.button !== 0) return;
+    ev.preventDefault();
+    const cell = cellAt(ev);
+    if (cell < 0) return;
+    input(() => slide(cell));
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (!(ev.key in ARROWS)) return;
+    ev.preventDefault();
+    input(() => keySlide(ev.key));
   });
   canvas.addEventListener("mousemove", (ev) => {
-    const r = canvas.getBoundingClientRect();
-    const c = Math.floor((ev.clientX - r.left) / pitch), row = Math.floor((ev.clientY - r.top) / pitch);
-    const over = c >= 0 && c < W && row >= 0 && row < H ? row * W + c : -1;
+    const over = FLAT ? -1 : cellAt(ev);
     if (over !== hover) { hover = over; if (!anim) draw(performance.now()); }
   });
   canvas.addEventListener("mouseleave", () => { hover = -1; if (!anim) draw(performance.now()); });
