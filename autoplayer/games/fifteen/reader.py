@@ -18,7 +18,7 @@ in the middle of its slide animation fails this way too).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -27,6 +27,7 @@ import numpy as np
 from autoplayer.errors import InputError
 from autoplayer.games.fifteen.model import Board, check_size
 from autoplayer.geometry import Rect
+from autoplayer.vision.glyph_lattice import find_glyph_lattices
 from autoplayer.vision.glyphs import Glyph
 from autoplayer.vision.grid import Grid
 from autoplayer.vision.image import ascii_picture, dark_ink, luminance, trim
@@ -125,12 +126,45 @@ def _merge_stacked(glyphs: list[Glyph]) -> list[Glyph]:
 
 
 def read_fifteen(image: np.ndarray, templates: TemplateSet | None = None,
-                 ink_share: float | None = None) -> FifteenReading:
+                 ink_share: float | None = None, grid: Grid | None = None) -> FifteenReading:
     """The board the image shows; InputError (naming the pixel region) when it cannot be trusted.
 
+    The board is a lattice of tiles (`find_grid`) or, when no tiling reads as a board,
+    labels at a regular pitch on one flat panel (`find_glyph_lattices`). `grid`: where a
+    previous reading found it (tried first; the board is looked for again when it fails).
     `ink_share`: the threshold to try first (a previous reading's, whose templates are given).
     """
-    grid = find_grid(image, tiles=True)
+    unfound: InputError | None = None
+    first: InputError | None = None
+    for found in _grids(image, grid):
+        if isinstance(found, InputError):
+            unfound = found
+            continue
+        try:
+            return _read_grid(image, found, templates, ink_share)
+        except InputError as err:
+            first = first or err
+    # A board found but not read says more than a search that found none.
+    error = first or unfound
+    assert error is not None
+    raise error
+
+
+def _grids(image: np.ndarray, known: Grid | None) -> Iterator[Grid | InputError]:
+    """Where the board may be, most likely first (a failure to find one, as its error)."""
+    if known is not None:
+        yield known
+    try:
+        yield find_grid(image, tiles=True)
+    except InputError as err:
+        yield err
+    for grid in find_glyph_lattices(image):
+        if grid != known:
+            yield grid
+
+
+def _read_grid(image: np.ndarray, grid: Grid, templates: TemplateSet | None,
+               ink_share: float | None) -> FifteenReading:
     try:
         check_size(grid.width, grid.height)
     except InputError as err:
@@ -211,6 +245,8 @@ def _validate(grid: Grid, cells: tuple[Rect, ...], numbers: list[ClueNumber | No
     def where(i: int) -> str:
         return f"tile at row {i // w + 1} column {i % w + 1}"
 
+    for lo in (1, 2):  # how many tiles have two digits tells the two apart
+        numbers = _by_leading_shape(numbers, n, lo)
     shown = {num.value for num in numbers if num is not None}
     lo = 2 if n in shown and 1 not in shown else 1
     numbers = _complete_permutation(numbers, n, lo)
@@ -238,6 +274,78 @@ def _validate(grid: Grid, cells: tuple[Rect, ...], numbers: list[ClueNumber | No
     board = Board(grid.width, grid.height, tuple(0 if v is None else v.value for v in numbers))
     return board, numbers
 
+
+SAME_SHAPE = 0.75
+"""Two glyphs whose trimmed masks overlap this much (intersection over union, at one size)
+and whose sizes agree within SAME_SIZE are one digit drawn twice."""
+SAME_SIZE = 0.15
+
+
+def same_shape(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two glyph masks are the same digit in the same font (one board's glyphs)."""
+    a, b = trim(a)[0], trim(b)[0]
+    if a.size == 0 or b.size == 0:
+        return False
+    (ha, wa), (hb, wb) = a.shape, b.shape
+    if abs(ha - hb) > SAME_SIZE * max(ha, hb) + 1 or abs(wa - wb) > SAME_SIZE * max(wa, wb) + 1:
+        return False
+    bb = cv2.resize(b.astype(np.uint8), (wa, ha), interpolation=cv2.INTER_NEAREST).astype(bool)
+    union = np.logical_or(a, bb).sum()
+    return bool(union) and np.logical_and(a, bb).sum() / union >= SAME_SHAPE
+
+
+def _by_leading_shape(numbers: list[ClueNumber | None], n: int, lo: int
+                      ) -> list[ClueNumber | None]:
+    """The numbers with the tens digit named by arithmetic, not by its look.
+
+    The tiles show lo..lo+n-2, so how many two-digit tiles lead with each tens digit is
+    known (a 4x4 board: six or seven tiles, all leading with 1). When the two-digit
+    tiles' leading glyphs fall into shapes whose counts are those, each shape with a
+    count no other tens digit has is that digit, wherever it stands (a serif italic "1"
+    that reads like a "2" is still the glyph every two-digit tile starts with). Nothing
+    changes unless every count fits."""
+    hi = n + lo - 2
+    counts: dict[int, int] = {}
+    for v in range(max(lo, 10), hi + 1):
+        counts[v // 10] = counts.get(v // 10, 0) + 1
+    leading = [num.digits[0] for num in numbers if num is not None and len(num.digits) == 2]
+    if not counts or len(leading) != sum(counts.values()):
+        return numbers
+    shapes: list[list[DigitReading]] = []
+    for d in leading:
+        home = next((s for s in shapes if same_shape(s[0].glyph.mask, d.glyph.mask)), None)
+        if home is None:
+            shapes.append([d])
+        else:
+            home.append(d)
+    if sorted(len(s) for s in shapes) != sorted(counts.values()):
+        return numbers
+    named = {}
+    for s in shapes:
+        digits = [d for d, c in counts.items() if c == len(s)]
+        if len(digits) == 1:
+            named[digits[0]] = s[0].glyph.mask
+    if not named:
+        return numbers
+    out: list[ClueNumber | None] = []
+    for num in numbers:
+        if num is None:
+            out.append(None)
+            continue
+        digits = []
+        for d in num.digits:
+            match = [k for k, mask in named.items() if same_shape(mask, d.glyph.mask)]
+            if len(match) == 1 and match[0] != d.digit:
+                d = DigitReading(d.glyph, ((match[0], max(d.confidence, LEADING_CONFIDENCE)),
+                                           *((x, sc) for x, sc in d.ranked if x != match[0])),
+                                 "arithmetic")
+            digits.append(d)
+        out.append(make_number(digits))
+    return out
+
+
+LEADING_CONFIDENCE = 0.5
+"""A digit named by `_by_leading_shape` is as sure as the count that named it."""
 
 MAX_CORRECTIONS = 2
 
