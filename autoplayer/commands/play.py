@@ -73,7 +73,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="fifteen: a shortest solution or a human-style one, as "
                       "`fifteen solve --optimal/--fast` (default: optimal where it can)")
     play.add_argument("--relearn", action="store_true",
-                      help="nonogram: forget the rules kept for this game and learn them again")
+                      help="nonogram, fifteen: forget the rules kept for this game and learn "
+                      "them again")
     play.add_argument("--dry-run", action="store_true",
                       help="read and solve only; send no input at all")
     play.add_argument("--overlay", metavar="OUT.png", type=Path,
@@ -149,8 +150,9 @@ def run_play(args: argparse.Namespace) -> int:
         chosen = game_for(args.game, window, source.grab().pixels if undecided else None)
         extra = {}
         if args.relearn:
-            if chosen != "nonogram":
-                raise UserError(f"--relearn is for nonogram games; {chosen} keeps no rules")
+            if chosen not in ("nonogram", "fifteen"):
+                raise UserError(f"--relearn is for nonogram and fifteen games; {chosen} keeps "
+                                "no rules")
             extra["relearn"] = True
         game = load_game(chosen, templates=args.templates, profile=_game_profile(args, chosen),
                          window=window, **extra)

@@ -100,6 +100,9 @@ class Game(Generic[ReadingT, SolutionT, MoveT]):
     monotone: bool = False
     """Every batch must leave fewer units wrong than the one before, or the loop stops (a
     game that undoes what the bot did would otherwise be played back and forth)."""
+    one_at_a_time: bool = False
+    """Each gesture of a batch is sent only once the board has drawn the one before and
+    settled (a game that animates each move, and may drop input while it does)."""
 
     def read(self, frame: Frame, previous: ReadingT | None = None) -> ReadingT:
         raise NotImplementedError

@@ -7,13 +7,21 @@ wherever the screen says the game is, and the loop verifies each batch with a
 fresh capture. A board that is off the path (a click lost, the user played) is
 solved again from what the screen shows. Completion is the board reading as
 the goal: the reader does not read status-bar text (Tatham's "COMPLETED!").
+
+How the game takes input is not assumed: a short experiment through the
+mid-end (`learning`) finds out what clicks and arrow keys do, and it is kept
+per window (`rules`) so a game seen before costs nothing. The mid-end sends
+each click only once the game has drawn the one before (`one_at_a_time`): a
+game may drop input while a slide animates.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path as FilePath
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,19 +31,23 @@ from autoplayer.games.fifteen.goals import Goal, Unsure, infer_goal, solve_towar
 from autoplayer.games.fifteen.model import Board, is_solvable, unsolvable_reason
 from autoplayer.games.fifteen.planner import Slide, batch
 from autoplayer.games.fifteen.reader import FifteenReading, learn_templates, read_fifteen
-from autoplayer.geometry import Click, Gesture, Rect
+from autoplayer.games.fifteen.rules import Input, load_input, profile_for, save_input
+from autoplayer.geometry import Click, Gesture, Key, Rect
 from autoplayer.screen.input import Pace
 
 if TYPE_CHECKING:
+    from autoplayer.play.experiment import Press, Seen
     from autoplayer.screen.capture import Frame
     from autoplayer.screen.window import WindowInfo
     from autoplayer.vision.templates import TemplateSet
 
 SLIDE_SECONDS = 0.13
 """Tatham's Fifteen animates each slide this long (our page as long)."""
-PACE = Pace(gesture=SLIDE_SECONDS + 0.02, click=0.01)
-"""One click per slide animation: the game would take them faster (a click ends the running
-animation), but a person can follow the play, and each click lands on a still board."""
+PACE = Pace(gesture=0.02, click=0.01)
+"""The mid-end waits for each slide to be drawn before the next click (`one_at_a_time`), so
+each click lands on a still board and a person can follow the play."""
+ASSUMED = Input(near=True, far="run")
+"""What a dry run counts clicks for when no profile says otherwise (it learns nothing)."""
 CLICKS_PER_BATCH = 6
 """Clicks between verifications: few enough that a lost click costs little."""
 REPAIR_BATCHES = 6
@@ -85,6 +97,8 @@ class Reading:
     unreadable: InputError | None = None
     """Set when the latest capture could not be read (a tile mid-slide, a flash): `shown`
     is then the last good reading, and nothing is planned from it."""
+    pixels: Any = None
+    """The frame first read (what the experiment starts from)."""
 
 
 def misplaced(board: Board, target: Board) -> int:
@@ -97,9 +111,21 @@ class FifteenGame(Game[Reading, Path, Step]):
 
     name = "fifteen"
     unit = "tile"
+    one_at_a_time = True
 
     def __init__(self, solver: str | None = None, pace: Pace = PACE,
-                 clicks_per_batch: int = CLICKS_PER_BATCH) -> None:
+                 clicks_per_batch: int = CLICKS_PER_BATCH, *, rules: Input | None = None,
+                 profile: FilePath | None = None, window: dict[str, Any] | None = None
+                 ) -> None:
+        """`rules`: the game's input, known from a profile (None: learned by experiment);
+        `profile`: the file it is kept in (None: nowhere), `window` the key written there."""
+        self.rules = rules
+        self.profile = profile
+        self.window = window
+        self.presses = 0
+        """Presses the experiment took (0 when the rules came from a profile)."""
+        self.learned_slides = 0
+        """Tiles the experiment's presses slid (not part of the solution's clicks)."""
         if solver not in (None, "optimal", "fast"):
             raise UserError(f"unknown fifteen solver {solver!r} (optimal, fast)")
         self.solver = solver
@@ -107,6 +133,7 @@ class FifteenGame(Game[Reading, Path, Step]):
         self.clicks_per_batch = clicks_per_batch
         self.max_batches = REPAIR_BATCHES
         self._templates: TemplateSet | None = None
+        self._shape: tuple[int, ...] = (0, 0)
         self._detour: Path | None = None
         self.goal: Goal | None = None
         """The goal inferred from the first board solved (with its reason): data for callers
@@ -119,13 +146,14 @@ class FifteenGame(Game[Reading, Path, Step]):
         The first reading must succeed (it raises). Later ones may catch a tile
         mid-slide: they keep the last good reading and say why the new one failed.
         """
+        self._shape = frame.pixels.shape
         if previous is None:
             shown = read_fifteen(frame.pixels)
             self._templates = learn_templates(shown)
-            return Reading(shown)
+            return Reading(shown, pixels=frame.pixels)
         try:
             return Reading(read_fifteen(frame.pixels, self._templates,
-                                        previous.shown.ink_share))
+                                        previous.shown.ink_share, previous.shown.grid))
         except InputError as err:
             return Reading(previous.shown, err)
 
@@ -165,6 +193,35 @@ class FifteenGame(Game[Reading, Path, Step]):
                 if method == "optimal" else "rows-first solution")
         return make_path(board, moves), f"{what}: {len(moves)} moves"
 
+    # -- learning ---------------------------------------------------------
+    def experiment(self, reading: Reading, solution: Path) -> Generator[Press, Seen, str]:
+        """What clicks and arrow keys do, found by a few watched presses (none when the
+        rules came from a profile); returns a line for the report."""
+        if self.rules is not None:
+            return f"input from {self.profile}: {self.rules.describe()}"
+        from autoplayer.games.fifteen.learning import learn
+
+        started = time.monotonic()
+        first = reading.shown
+        frame = yield from _first_frame(reading, self._shape)
+        rules, presses, self.learned_slides, log = yield from learn(
+            first, frame, lambda f: read_fifteen(f.pixels, self._templates, first.ink_share,
+                                                 first.grid))
+        self.rules, self.presses = rules, presses
+        if not rules.playable():
+            raise InputError("neither clicks nor arrow keys slide a tile (tried: "
+                             f"{'; '.join(log)}): the bot does not know how to play this game",
+                             region=_region(first.rect))
+        where = ""
+        if self.profile is not None:
+            try:
+                save_input(self.profile, rules, self.window)
+                where = f"; kept in {self.profile}"
+            except OSError as err:
+                where = f"; could not keep it in {self.profile}: {err.strerror}"
+        return (f"learned the input in {presses} presses, {time.monotonic() - started:.2f} s "
+                f"({'; '.join(log)}): {rules.describe()}{where}")
+
     # -- acting -----------------------------------------------------------
     def plan(self, reading: Reading, solution: Path) -> list[Step]:
         """The next clicks along the path from the board shown (solved again if it is off it)."""
@@ -177,7 +234,10 @@ class FifteenGame(Game[Reading, Path, Step]):
             return []
         moves = self._remaining(board, solution)
         steps: list[Step] = []
-        for slide in batch(board, moves)[:self.clicks_per_batch]:
+        rules = self.rules or ASSUMED
+        slides = batch(board, moves) if rules.near and rules.far == "run" else \
+            singles(board, moves)
+        for slide in slides[:self.clicks_per_batch]:
             after = board.play(slide.direction * slide.count)
             steps.append(Step(slide, board, after))
             board = after
@@ -194,12 +254,26 @@ class FifteenGame(Game[Reading, Path, Step]):
         return self._detour.moves
 
     def gestures(self, reading: Reading, moves: Sequence[Step]) -> list[Gesture]:
-        """A click on the centre of each slide's far tile (the run slides with it)."""
+        """A click on the centre of each slide's far tile (the run slides with it), or the
+        arrow key that makes the slide when clicks slide nothing."""
+        rules = self.rules or ASSUMED
         out: list[Gesture] = []
         for step in moves:
+            if not rules.near:
+                key = rules.key_for(step.slide.direction)
+                assert key is not None, "the rules were checked playable"
+                out.append(Key(key))
+                continue
             x, y = reading.shown.centre(step.slide.cell)
             out.append(Click(x, y))
         return out
+
+    def outline(self, reading: Reading, solution: Path) -> tuple[Sequence[Gesture], str]:
+        gestures = self.gestures(reading, self.plan(reading, solution))
+        if self.rules is not None:
+            return gestures, f"counted by the input in {self.profile}"
+        return gestures, ("no profile for this game yet: counted assuming a click slides the "
+                          "run between a tile and the gap")
 
     def units(self, moves: Sequence[Step]) -> int:
         return sum(s.slide.count for s in moves)
@@ -252,6 +326,30 @@ def _region(r: Rect) -> tuple[int, int, int, int]:
     return (r.x, r.y, r.w, r.h)
 
 
+def _first_frame(reading: Reading, shape: tuple[int, ...]) -> Generator[Press, Seen, Frame]:
+    """The board as it is now, the pointer parked off it (nothing pressed)."""
+    from autoplayer.games.fifteen.learning import cell_samples, moved, park_route
+    from autoplayer.play.experiment import Press
+
+    shown = reading.shown
+    cells = shown.cells
+    seen = yield Press((), park_route(shown.rect, shown.grid.pitch, shape),
+                       lambda f: cell_samples(f.pixels, cells), moved,
+                       cell_samples(reading.pixels, cells), None, 0.1)
+    return seen.frame
+
+
+def singles(board: Board, moves: str) -> list[Slide]:
+    """One click (or key) per tile slide: on the tile next to the gap."""
+    out = []
+    for m in moves:
+        cell = board.tile_to_move(m)
+        assert cell is not None, f"{m} is not a legal slide on {board.spec()}"
+        out.append(Slide(cell, m, 1))
+        board = board.move(m)
+    return out
+
+
 def optimal_ready(width: int, height: int) -> bool:
     """Whether optimal solving can start at once: the size has pattern databases and they are
     on disk (`autoplayer fifteen solve --optimal` builds them: seconds for 3x3, about 40 s for
@@ -266,11 +364,15 @@ def optimal_ready(width: int, height: int) -> bool:
 
 
 def make_game(*, templates: str | None = None, profile: str | None = None,
-              window: WindowInfo | None = None) -> FifteenGame:
-    """The play command's factory. `profile` picks the solver ('optimal' or 'fast');
-    Tatham's Fifteen and the bundled page take clicks alike, so the window does not matter."""
-    del window
+              window: WindowInfo | None = None, relearn: bool = False) -> FifteenGame:
+    """The play command's factory. `profile` picks the solver ('optimal' or 'fast'); the
+    game's input is kept per window (learned the first time, or again with `relearn`)."""
+    from autoplayer.files import exists
+
     if templates is not None:
         raise UserError("--templates is for nonograms: fifteen learns its digit templates "
                         "from the screen it plays")
-    return FifteenGame(solver=profile)
+    key, path = profile_for(window.wm_class, window.title) if window is not None else (
+        None, None)
+    rules = load_input(path) if path is not None and not relearn and exists(path) else None
+    return FifteenGame(solver=profile, rules=rules, profile=path, window=key)

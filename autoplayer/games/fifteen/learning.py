@@ -1,0 +1,209 @@
+"""Learning how a sliding-puzzle game takes input: a few watched presses on the board itself.
+
+The experiment is a generator of `play.experiment.Press` (the mid-end sends
+each one and waits until the game has drawn it, animations included); after
+each press the board is read again and compared with what each rule predicts:
+a click on a tile two cells from the gap slides the run, only the tile next to
+the gap, or nothing; a click next to the gap slides it or not; an arrow key
+moves the tile beside the gap into it its way, or the gap its way, or nothing.
+A board that matches no prediction stops the bot (it cannot explain the game).
+Keys are tried only when clicks slide nothing (clicks are what the bot plays
+with when they work). At most 6 presses: 2 clicks, then 2 keys per axis.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Generator, Mapping
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from autoplayer.errors import InputError
+from autoplayer.games.fifteen.model import Board
+from autoplayer.games.fifteen.rules import GAP_SENSE, TILE_SENSE, Input
+from autoplayer.geometry import Click, Gesture, Key, Move, Rect
+from autoplayer.play.experiment import Press, Seen
+from autoplayer.vision.image import luminance
+
+if TYPE_CHECKING:
+    from autoplayer.games.fifteen.reader import FifteenReading
+    from autoplayer.screen.capture import Frame
+
+NOTHING = 0.45
+"""A press that shows no change for this long did nothing (a slow browser draws a click
+a frame or two late; a slide's animation starts at once)."""
+SAMPLE = 6
+"""Each cell's look: its luminance averaged down to SAMPLE x SAMPLE."""
+CHANGE = 12.0
+"""A cell whose sampled look moved this much (0..255) changed."""
+RETRIES = 3
+"""Extra waits for a board caught mid-slide before the experiment gives up."""
+
+
+def cell_samples(pixels: np.ndarray, cells: tuple[Rect, ...]) -> np.ndarray:
+    """Every cell's look, one row per cell."""
+    lum = luminance(pixels)
+    out = np.zeros((len(cells), SAMPLE * SAMPLE), np.float32)
+    for i, r in enumerate(cells):
+        patch = lum[max(r.y, 0):r.bottom, max(r.x, 0):r.right]
+        if patch.size:
+            out[i] = cv2.resize(patch.astype(np.float32), (SAMPLE, SAMPLE),
+                                interpolation=cv2.INTER_AREA).ravel()
+    return out
+
+
+def moved(now: np.ndarray, before: np.ndarray) -> np.ndarray:
+    return np.abs(now - before).max(axis=1) > CHANGE
+
+
+def park_route(board: Rect, pitch: float, shape: tuple[int, ...]) -> tuple[Move, ...]:
+    """Off the board beyond a corner, inside the picture (a page lights the tile under the
+    pointer)."""
+    h, w = shape[:2]
+    d = max(4, round(pitch / 2))
+    for x, y in ((board.right + d, board.bottom + d), (board.right + d, board.y - d),
+                 (board.x - d, board.bottom + d), (board.x - d, board.y - d)):
+        if 0 <= x < w and 0 <= y < h:
+            return (Move(int(x), int(y)),)
+    return (Move(max(0, board.x - 2), max(0, board.y - 2)),)
+
+
+def _line(board: Board, cell: int) -> tuple[str, int] | None:
+    """The tile slide a click on `cell` would make by sliding the run, and the run's length
+    (None: not in the gap's row or column)."""
+    g, w = board.gap, board.width
+    (gr, gc), (r, c) = divmod(g, w), divmod(cell, w)
+    if cell == g or (gr != r and gc != c):
+        return None
+    if gr == r:
+        return ("L" if c > gc else "R"), abs(c - gc)
+    return ("U" if r > gr else "D"), abs(r - gr)
+
+
+def learn(start: FifteenReading, first: Frame, read: Callable[[Frame], FifteenReading]
+          ) -> Generator[Press, Seen, tuple[Input, int, int, list[str]]]:
+    """The experiment; returns the rules, the presses it took, the tiles they slid and what
+    each one showed."""
+    park = park_route(start.rect, start.grid.pitch, first.pixels.shape)
+    cells = start.cells
+
+    def sense(frame: Frame) -> np.ndarray:
+        return cell_samples(frame.pixels, cells)
+
+    state = {"board": start.board, "now": sense(first), "presses": 0, "slide": 0.0, "slid": 0}
+    log: list[str] = []
+
+    def press(gesture: Gesture, what: str, predictions: Mapping[str, Board]
+              ) -> Generator[Press, Seen, str]:
+        """One watched press; which prediction the board then shows."""
+        began = time.monotonic()
+        seen = yield Press((gesture,), park, sense, moved, state["now"], None, NOTHING)
+        state["presses"] += 1
+        reading = None
+        for _ in range(RETRIES + 1):
+            try:
+                reading = read(seen.frame)
+                break
+            except InputError:  # caught mid-slide: wait for the board to settle again
+                seen = yield Press((), park, sense, moved, seen.now, None, NOTHING)
+        if reading is None:
+            raise InputError(f"after {what} the board could not be read: the game is still "
+                             "moving, or it shows something the bot cannot read",
+                             region=_region(start.rect))
+        took = time.monotonic() - began
+        state["now"] = seen.now
+        board: Board = state["board"]  # type: ignore[assignment]
+        outcome = next((k for k, b in predictions.items() if b == reading.board), None)
+        if outcome is None:
+            raise InputError(f"{what} turned {board.spec()} into {reading.board.spec()}, "
+                             "which no rule the bot knows explains (a slide of the run, of "
+                             "the tile next to the gap, or nothing)", region=_region(start.rect))
+        if reading.board != board:
+            state["slide"] = max(float(state["slide"]), took)  # type: ignore[arg-type]
+            state["slid"] = int(state["slid"]) + sum(  # type: ignore[call-overload]
+                1 for a, b in zip(board.cells, reading.board.cells, strict=True) if a != b) - 1
+        state["board"] = reading.board
+        log.append(f"{what}: {outcome}")
+        return outcome
+
+    def click(cell: int) -> Click:
+        x, y = start.centre(cell)
+        return Click(x, y)
+
+    def near_cell(board: Board) -> tuple[int, str]:
+        m = board.legal_moves()[0]
+        src = board.tile_to_move(m)
+        assert src is not None
+        return src, m
+
+    def far_cell(board: Board) -> tuple[int, str, int] | None:
+        best = None
+        for cell in range(board.size):
+            line = _line(board, cell)
+            if line is not None and line[1] >= 2 and (best is None or line[1] < best[2]):
+                best = (cell, line[0], line[1])
+        return best
+
+    def far_click() -> Generator[Press, Seen, str]:
+        b: Board = state["board"]  # type: ignore[assignment]
+        found = far_cell(b)
+        if found is None:
+            return "none"
+        cell, m, k = found
+        return (yield from press(click(cell), f"a click {k} cells from the gap",
+                                 {"run": b.play(m * k), "one": b.play(m), "none": b}))
+
+    def near_click() -> Generator[Press, Seen, bool]:
+        b: Board = state["board"]  # type: ignore[assignment]
+        cell, m = near_cell(b)
+        return (yield from press(click(cell), "a click next to the gap",
+                                 {"one": b.play(m), "none": b})) == "one"
+
+    if far_cell(state["board"]) is None:  # type: ignore[arg-type]
+        # No tile two cells from the gap (a 3x3 board's centre): the near click first,
+        # after which the gap stands where one is.
+        near = yield from near_click()
+        far = (yield from far_click()) if near else "none"
+    else:
+        far = yield from far_click()
+        near = far != "none" or (yield from near_click())
+
+    keys: dict[str, str] = {}
+    if not near:
+        for pair in (("left", "right"), ("up", "down")):
+            keys.update((yield from _axis(pair, state, press)))
+    rules = Input(near, far, keys, float(state["slide"]))  # type: ignore[arg-type]
+    return rules, int(state["presses"]), int(state["slid"]), log  # type: ignore[call-overload]
+
+
+def _axis(pair: tuple[str, str], state: dict[str, object],
+          press: Callable[[Gesture, str, Mapping[str, Board]], Generator[Press, Seen, str]]
+          ) -> Generator[Press, Seen, dict[str, str]]:
+    """The sense of one axis's arrows, in one or two presses."""
+    senses = {"tile": TILE_SENSE, "gap": GAP_SENSE}
+    left = dict(senses)
+    for _ in range(2):
+        b: Board = state["board"]  # type: ignore[assignment]
+        legal = set(b.legal_moves())
+
+        def options(key: str, b: Board = b, legal: set[str] = legal) -> dict[str, Board]:
+            return {name: b.play(s[key]) for name, s in left.items() if s[key] in legal}
+
+        key = max(pair, key=lambda k: len(options(k)))
+        predicted = options(key)
+        if not predicted:
+            break
+        outcome = yield from press(Key(key), f"the {key} arrow", {**predicted, "none": b})
+        if outcome != "none":
+            return {k: senses[outcome][k] for k in pair}
+        for name in predicted:
+            left.pop(name)
+        if not left:
+            break
+    return {k: "" for k in pair}
+
+
+def _region(r: Rect) -> tuple[int, int, int, int]:
+    return (r.x, r.y, r.w, r.h)
