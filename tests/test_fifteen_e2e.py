@@ -104,9 +104,9 @@ def test_plays_tathams_fifteen_to_completed(xserver: Xvfb, params: str) -> None:
                     f"{report.lines()}"
     assert after > 1.6 * before, "the status bar does not show COMPLETED!"
     assert report.check is not None and report.check.wrong == 0
-    # One click per run of slides along a line: fewer clicks than tiles moved (the
+    # One click per run of slides along a line: no more clicks than tiles moved (the
     # experiment's clicks apart).
-    assert 0 < report.gestures - game.presses < report.units_changed
+    assert 0 < report.gestures - game.presses <= report.units_changed
 
 
 @needs_fifteen
@@ -210,7 +210,8 @@ def fifteen_page(xserver: Xvfb, size: int, seed: int) -> Iterator[tuple[Any, str
 
 
 @needs_chromium
-@pytest.mark.parametrize("size,seed", [(3, 21), (4, 22), (5, 24)])  # one per size (time)
+# One 5x5 (time): 3x3 and 4x4 pages are played in random looks by test_fifteen_looks_e2e.
+@pytest.mark.parametrize("size,seed", [(5, 24)])
 def test_plays_the_bundled_page_to_its_solved_flag(xserver: Xvfb, size: int, seed: int) -> None:
     from autoplayer.games.fifteen.game import FifteenGame
     from autoplayer.play import play

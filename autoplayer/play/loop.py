@@ -49,11 +49,12 @@ ANSWER_LIMIT = 4.0
 """Longest watch (an answer that pulses never settles)."""
 ANSWER_POLL = 0.02
 """Captures this far apart while watching for the answer (a flash lasts ~0.1 s)."""
-DRAWN_QUIET = 0.1
+DRAWN_QUIET = 0.06
 """For a game played one gesture at a time: the board changed and then held still this
 long has drawn the gesture (its animation is over)."""
 DRAWN_NOTHING = 0.6
 """...or showed no change for this long: the gesture did nothing."""
+DRAWN_POLL = 0.02
 
 
 def play(
@@ -307,7 +308,7 @@ class Loop:
         def drawn() -> bool:
             with stage(self.report, "verify"):
                 moment = observe(self.source, judge, region=board, limit=SETTLE_TIMEOUT,
-                                 poll=SETTLE_INTERVAL)
+                                 poll=DRAWN_POLL)
             last[0] = watched(moment.frame, board).copy()
             return False
 

@@ -151,16 +151,26 @@ def read_fifteen(image: np.ndarray, templates: TemplateSet | None = None,
 
 
 def _grids(image: np.ndarray, known: Grid | None) -> Iterator[Grid | InputError]:
-    """Where the board may be, most likely first (a failure to find one, as its error)."""
+    """Where the board may be, most likely first (a failure to find one, as its error).
+    Once a board is known, only a lattice of its size may stand for it (a flash or a
+    slide caught half-way can leave a smaller lattice that reads as a puzzle)."""
     if known is not None:
         yield known
     try:
-        yield find_grid(image, tiles=True)
+        grids = [find_grid(image, tiles=True)]
     except InputError as err:
         yield err
-    for grid in find_glyph_lattices(image):
-        if grid != known:
-            yield grid
+        grids = []
+    grids += find_glyph_lattices(image)
+    for grid in grids:
+        if grid == known:
+            continue
+        if known is not None and (grid.width, grid.height) != (known.width, known.height):
+            yield InputError(f"the board found is {grid.width}x{grid.height}, not the "
+                             f"{known.width}x{known.height} board read before",
+                             region=_region(grid.rect))
+            continue
+        yield grid
 
 
 def _read_grid(image: np.ndarray, grid: Grid, templates: TemplateSet | None,
