@@ -134,6 +134,8 @@ class FifteenGame(Game[Reading, Path, Step]):
         self.max_batches = REPAIR_BATCHES
         self._templates: TemplateSet | None = None
         self._shape: tuple[int, ...] = (0, 0)
+        self._sent_from: Board | None = None
+        """The board the last batch was planned on (to see a batch that slid nothing)."""
         self._detour: Path | None = None
         self.goal: Goal | None = None
         """The goal inferred from the first board solved (with its reason): data for callers
@@ -173,7 +175,8 @@ class FifteenGame(Game[Reading, Path, Step]):
         self.goal = found
         path, note = self._solve(board)
         clicks = len(batch(board, path.moves))
-        self.max_batches = -(-clicks // self.clicks_per_batch) + REPAIR_BATCHES
+        # A game that slides no runs takes a click (or key) per move: batches for those.
+        self.max_batches = -(-len(path.moves) // self.clicks_per_batch) + REPAIR_BATCHES
         return Solved(path, f"{note} in {clicks} clicks, {self.clicks_per_batch} a batch; "
                       f"goal: {found.reason}")
 
@@ -257,6 +260,7 @@ class FifteenGame(Game[Reading, Path, Step]):
         """A click on the centre of each slide's far tile (the run slides with it), or the
         arrow key that makes the slide when clicks slide nothing."""
         rules = self.rules or ASSUMED
+        self._sent_from = moves[0].before if moves else None
         out: list[Gesture] = []
         for step in moves:
             if not rules.near:
@@ -303,7 +307,17 @@ class FifteenGame(Game[Reading, Path, Step]):
             return Check(max(len(wrong), 1), total, ("the board is unreadable",))
         details = tuple(f"tile {board.cells[i]} at row {i // board.width + 1} column "
                         f"{i % board.width + 1}" for i in wrong[:5])
-        return Check(len(wrong), total, details)
+        return Check(len(wrong), total, details, blocked=self._stuck(board))
+
+    def _stuck(self, board: Board) -> str | None:
+        """Why no more input may follow when the last batch slid no tile at all."""
+        if self._sent_from is None or board != self._sent_from:
+            return None
+        kind = "arrow keys" if self.rules is not None and not self.rules.near else "clicks"
+        where = (f"the input kept in {self.profile} is not this game's: run again with "
+                 "--relearn" if self.presses == 0 and self.profile is not None else
+                 "the game no longer takes input as the experiment found")
+        return f"the last batch's {kind} slid no tile; {where}"
 
     def overlay(self, frame: Frame, reading: Reading, solution: Path | None) -> np.ndarray:
         """Every tile and the number read in it; the next batch's clicks numbered in order."""
