@@ -19,7 +19,7 @@ from desktop import FIFTEEN, needs_chromium, needs_fifteen
 
 from autoplayer.errors import InputError, UserError
 from autoplayer.games.fifteen.model import Board, goal, is_solvable
-from autoplayer.geometry import Click
+from autoplayer.geometry import Click, Move
 
 
 def random_board(width: int, height: int, seed: int) -> Board:
@@ -269,6 +269,8 @@ class SimulatedFifteen:
 
     def perform(self, gestures) -> None:
         for g in gestures:
+            if isinstance(g, Move):
+                continue  # the pointer parked off the board
             assert isinstance(g, Click) and self.bounds.contains(g.x, g.y)
             self.clicks += 1
             self.events += 2
@@ -300,6 +302,7 @@ def test_the_loop_solves_and_recovers_from_lost_clicks(tmp_path: Path, lose: set
     from autoplayer.games.fifteen.game import FifteenGame
     from autoplayer.games.fifteen.human import solve_fast
     from autoplayer.games.fifteen.planner import batch
+    from autoplayer.games.fifteen.rules import Input
     from autoplayer.play import play
 
     start = random_board(3, 3, 31)
@@ -310,16 +313,38 @@ def test_the_loop_solves_and_recovers_from_lost_clicks(tmp_path: Path, lose: set
         game_.bounds = bounds
         return game_
 
-    report = play(FifteenGame(solver="fast"), game_, driver_factory=factory)
+    # The input known (as from a profile): every click is the plan's.
+    known = Input(near=True, far="run")
+    report = play(FifteenGame(solver="fast", rules=known), game_, driver_factory=factory)
     assert game_.board.is_solved()
     assert report.check is not None and report.check.wrong == 0
-    assert report.gestures == game_.clicks
+    assert report.gestures == game_.clicks and report.learn_presses == 0
     if lose:
         # The lost clicks left the board off the path: it was solved again from what the
         # screen showed, which took more clicks than the plan had.
         assert report.gestures > planned
     else:
         assert report.gestures == planned
+
+
+@needs_fifteen
+def test_the_input_is_learned_on_a_game_that_slides_runs(tmp_path: Path) -> None:
+    """One click two cells from the gap slides the run: the experiment stops there."""
+    from autoplayer.games.fifteen.game import FifteenGame
+    from autoplayer.play import play
+
+    game_ = SimulatedFifteen(random_board(3, 3, 32), tmp_path, set())
+
+    def factory(bounds, pace, deadline):
+        game_.bounds = bounds
+        return game_
+
+    game = FifteenGame(solver="fast")
+    report = play(game, game_, driver_factory=factory)
+    assert game_.board.is_solved()
+    assert report.learn_presses == game.presses == 1
+    assert game.rules is not None and game.rules.near and game.rules.far == "run"
+    assert "slides the whole run" in report.learned
 
 
 def test_the_servers_index_links_a_playable_fifteen_page() -> None:
