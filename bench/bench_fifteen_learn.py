@@ -74,13 +74,13 @@ def main() -> None:
                 f"{statistics.median(r['stages_ms']['learn'] for r in fresh):.0f} ms | "
                 f"{statistics.median(r['learn_presses'] for r in seen):.0f} | "
                 f"{statistics.median(r['stages_ms']['learn'] for r in seen):.0f} ms |")
-    text = ("`autoplayer play --window Fifteen --solver optimal --json` on the bundled page in "
-            f"looks {', '.join(map(str, LOOKS))} (3x3; 4x4 for serif italic with the gap "
-            "last), each look on two boards in a private config directory of its own: the first run "
-            "learns the input by experiment (at most 6 presses), the second reads the profile "
-            "the first kept. `learn` is the stage's time (pointer parked, presses sent and "
-            "each watched until the slide settled, the board read after each). Every run "
-            "ended with the page solved (exit 0).")
+    text = ("`autoplayer play --window Fifteen --solver optimal --json` on the bundled "
+            f"page in looks {', '.join(map(str, LOOKS))} (3x3; 4x4 for serif italic with the "
+            "gap last), each look on two boards in a private config directory of its own: "
+            "the first run learns the input by experiment (at most 6 presses), the second "
+            "reads the profile the first kept. `learn` is the stage's time (pointer parked, "
+            "presses sent and each watched until the slide settled, the board read after "
+            "each). Every run ended with the page solved (exit 0).")
     publish("fifteen-learn", text, rows, load)
 
 
