@@ -16,6 +16,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+from autoplayer.commands import summary
 from autoplayer.commands.options import (
     SEED_MAX,
     add_templates_option,
@@ -33,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
     play = subparsers.add_parser(
         "play",
-        help="play a game shown on the screen: read it, solve it, click it out, verify",
+        help=summary("play"),
         description="Captures the game (a window found by title, a screen region or a "
         "monitor), reads the puzzle, solves it, sends the fewest clicks and drags, then "
         "captures again and repairs any cell that did not take. A nonogram game's looks, "
@@ -89,7 +90,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     demo = subparsers.add_parser(
         "demo",
-        help="play the bundled nonogram game in Chromium, end to end",
+        help=summary("demo"),
         description="Starts the bundled browser game on a 15x15 puzzle in a Chromium app "
         "window, plays it from the screen, and prints the game's own verdict and the time "
         "per stage. Without a display it starts its own Xvfb and saves before/after "

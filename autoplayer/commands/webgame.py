@@ -12,6 +12,7 @@ import os
 import sys
 import threading
 
+from autoplayer.commands import summary
 from autoplayer.commands.options import SEED_MAX, int_arg
 from autoplayer.errors import UserError
 
@@ -23,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
     serve = subparsers.add_parser(
         "serve",
-        help="serve a bundled browser game (nonogram, 15-puzzle, Ripple Effect) on 127.0.0.1",
+        help=summary("serve"),
         description="Starts the game server on 127.0.0.1 (a free port unless --port) and prints "
         "the page URL; the puzzle is a random one from --size and --seed, or --puzzle FILE. "
         "Runs until interrupted (Ctrl+C). Exit 0 on Ctrl+C, 2 on bad arguments.",
