@@ -79,8 +79,10 @@ def random_rules(seed: int) -> dict[str, Any]:
 def random_look(seed: int) -> dict[str, Any]:
     """A look drawn from a seed: every part and a cell size, the same on every machine."""
     rng = random.Random(f"ripple-look:{seed}")
-    look: dict[str, Any] = {key: rng.choice(choices) for key, choices in LOOK.items()}
+    look: dict[str, Any] = {key: rng.choice(choices) for key, choices in LOOK.items()
+                            if key != "menu"}
     look["cell"] = rng.randrange(32, 57, 4)
+    look["menu"] = rng.choice(LOOK["menu"])  # drawn last: older seeds keep their looks
     return look
 
 
