@@ -22,8 +22,10 @@ from autoplayer.vision.glyphs import Glyph
 from autoplayer.vision.image import luminance
 from autoplayer.vision.numbers import read_digit
 
-INK = 30
-"""A pixel this far (0..255 luminance) from its neighbourhood's mean is ink."""
+INKS = (30, 20, 45)
+"""A pixel this far (0..255 luminance) from its neighbourhood's mean is ink: tried in turn
+(thin anti-aliased labels break apart at one and merge with their button at another); the
+first that shows a whole pad is taken (and the experiment's press checks it)."""
 SURE = 0.1
 """A label's digits must read at least this surely."""
 HEIGHT = (0.18, 0.9)
@@ -65,8 +67,17 @@ def find_pad(rgb: np.ndarray, board: Rect, pitch: float, values: int,
     y0, y1 = max(0, int(board.y - pitch)), min(h_img, board.bottom + reach)
     lum = luminance(np.ascontiguousarray(rgb[y0:y1, :, :3])).astype(np.float32)
     size = max(9, int(pitch) | 1)
-    local = cv2.blur(lum, (size, size))
-    ink = (np.abs(lum - local) > INK).astype(np.uint8)
+    away = np.abs(lum - cv2.blur(lum, (size, size)))
+    for level in INKS:
+        pad = _pad_at((away > level).astype(np.uint8), y0, board, pitch, values, avoid)
+        if pad is not None:
+            return pad
+    return None
+
+
+def _pad_at(ink: np.ndarray, y0: int, board: Rect, pitch: float, values: int,
+            avoid: tuple[Rect, ...]) -> Pad | None:
+    """The pad in one binarisation of the band from row `y0`."""
     # Not the board (nor a ruled panel passed over for it).
     for r in (board, *avoid):
         ink[max(0, r.y - 4 - y0):max(0, r.bottom + 4 - y0), max(0, r.x - 4):r.right + 4] = 0
