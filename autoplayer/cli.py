@@ -5,8 +5,9 @@ exposes `register(subparsers)`, which adds its sub-parsers and sets
 `func(args) -> int` on them. Modules import their heavy dependencies (numpy,
 OpenCV, numba, pynput) inside the command function, so `autoplayer solve`
 starts in well under a second and a headless machine can run the offline tools.
-A run imports only the module of the command it names (`COMMANDS`); every
-module is imported only to list them all (`--help`, a mistyped command).
+A run imports only the module of the command it names (`COMMANDS`); `--help`,
+`--version` and a mistyped command import none (the table in `autoplayer.commands`
+gives each command's line).
 """
 
 from __future__ import annotations
@@ -15,46 +16,52 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
 
 from autoplayer import __version__
+from autoplayer.commands import COMMANDS as TABLE
 from autoplayer.errors import UserError
 from autoplayer.exits import INTERRUPTED, guarded, say
 
-# One line a command group; the order is the order of `autoplayer --help`.
-COMMAND_MODULES: tuple[str, ...] = (
-    "autoplayer.commands.formats",
-    "autoplayer.commands.solve",
-    "autoplayer.commands.count",
-    "autoplayer.commands.hint",
-    "autoplayer.commands.play",
-    "autoplayer.commands.vision",
-    "autoplayer.commands.webgame",
-    "autoplayer.commands.ripple",
-    "autoplayer.commands.fifteen",
-)
+TYPE_CHECKING = False  # as typing's, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
+COMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(m for m, _ in TABLE.values()))
+"""Every command module, once each, in the order of `autoplayer --help`."""
 
-COMMANDS: dict[str, str] = {
-    "convert": "autoplayer.commands.formats",
-    "show": "autoplayer.commands.formats",
-    "check": "autoplayer.commands.formats",
-    "solve": "autoplayer.commands.solve",
-    "count": "autoplayer.commands.count",
-    "hint": "autoplayer.commands.hint",
-    "play": "autoplayer.commands.play",
-    "demo": "autoplayer.commands.play",
-    "read": "autoplayer.commands.vision",
-    "calibrate": "autoplayer.commands.vision",
-    "serve": "autoplayer.commands.webgame",
-    "ripple": "autoplayer.commands.ripple",
-    "fifteen": "autoplayer.commands.fifteen",
-}
+COMMANDS: dict[str, str] = {name: module for name, (module, _) in TABLE.items()}
 """Each command name and the module in COMMAND_MODULES that registers it."""
 
 
+def _columns() -> int:
+    """The terminal's width as `shutil.get_terminal_size` gives it, without importing shutil
+    (argparse's formatter would, for every parser built: start-up time)."""
+    import os
+
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         width if width is not None else _columns() - 2)
+
+
 class OneLineParser(argparse.ArgumentParser):
-    """Usage errors as one line (argparse prints the usage block first), control bytes escaped."""
+    """Usage errors as one line (argparse prints the usage block first), control bytes
+    escaped; help laid out to the terminal's width."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         say(self.prog, f"{message} (see {self.prog} --help)")
@@ -62,16 +69,20 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser for `command` alone when it is a known one, else for every command."""
-    modules = (COMMANDS[command],) if command in COMMANDS else COMMAND_MODULES
+    """The parser for `command` alone when it is a known one; else one that lists every
+    command from the table (for --help, --version and a mistyped command) and imports
+    no command module."""
     parser = OneLineParser(
         prog="autoplayer",
         description="Plays logic-puzzle games from the screen, and solves puzzle files.",
     )
     parser.add_argument("--version", action="version", version=f"autoplayer {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in modules:
-        importlib.import_module(name).register(subparsers)
+    if command in COMMANDS:
+        importlib.import_module(COMMANDS[command]).register(subparsers)
+    else:
+        for name, (_, line) in TABLE.items():
+            subparsers.add_parser(name, help=line, add_help=False)
     return parser
 
 

@@ -16,6 +16,7 @@ Writes go where the user pointed, and never leave half a file:
 Every failure is one line naming the path; failures to write exit 74 (EX_IOERR).
 Standard library only, and `tempfile` is imported on first write: commands that
 import this module must still start fast.
+
 """
 
 from __future__ import annotations
@@ -26,16 +27,20 @@ import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
 
 from autoplayer.errors import InputError, UserError
 from autoplayer.limits import MAX_INPUT_BYTES
 
+TYPE_CHECKING = False  # as typing's, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
+    Content = str | bytes | Callable[[BinaryIO], None]
+    """Text (written as UTF-8, newlines untouched), bytes, or a function writing to a file."""
+
 STDIO = "-"
 """The path that means standard input where a file is read, standard output where one is written."""
 
-Content = str | bytes | Callable[[BinaryIO], None]
-"""Text (written as UTF-8, newlines untouched), bytes, or a function writing to a file."""
 
 
 class OutputError(UserError):

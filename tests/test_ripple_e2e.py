@@ -1,7 +1,8 @@
 """End to end: the bundled Ripple Effect page in real Chromium under Xvfb, real pynput input.
 
 Each run draws its looks and input schemes at random from a seed (printed on
-failure; RIPPLE_E2E_SEED replays one). The verdict is the page's own: it
+failure; AUTOPLAYER_SEED replays one, as in every randomised test; RIPPLE_E2E_SEED, the
+name earlier reports print, still does). The verdict is the page's own: it
 judges its board by the rules and reports to its server. The bot is told
 neither the game nor the scheme: it picks the game from the window and learns
 the scheme by its experiment.
@@ -25,6 +26,7 @@ from desktop import (
     settled_window,
     user_grabs_the_mouse,
 )
+from draws import run_seed
 
 from autoplayer.screen.xvfb import Xvfb
 
@@ -33,12 +35,13 @@ WINDOW = (1100, 960)
 
 pytestmark = [pytest.mark.e2e, needs_xvfb, needs_chromium]
 
-SEED = int(os.environ.get("RIPPLE_E2E_SEED", random.randrange(1 << 30)))
+SEED = int(os.environ.get("RIPPLE_E2E_SEED") or run_seed())
+"""The run's seed; each test draws from it and its own name, so one seed replays them all."""
 
 
 @pytest.fixture
 def seeded(request: pytest.FixtureRequest) -> random.Random:
-    print(f"ripple e2e seed {SEED} (RIPPLE_E2E_SEED={SEED} replays it)")
+    print(f"ripple e2e seed {SEED} (AUTOPLAYER_SEED={SEED} replays it)")
     return random.Random(f"{SEED}:{request.node.name}")
 
 
@@ -48,52 +51,83 @@ def _session() -> str:
     return new_session_id()
 
 
-@pytest.mark.parametrize("scheme", ["type", "count"])
-def test_plays_to_the_pages_own_solved_report(xserver: Xvfb, game_server: Any,
-                                               seeded: random.Random, scheme: str) -> None:
+VARIANTS = 3
+"""Page variants drawn per run (small boards: each plays in a few seconds)."""
+
+
+def _variant(rng: random.Random) -> dict[str, Any]:
+    """A page as real players vary: how a digit goes in, Enter, focus, a busy page, a menu
+    panel above the board."""
+    from autoplayer.webgame.ripple import random_rules
+
+    rules = random_rules(rng.randrange(1 << 20))
+    return dict(size=rng.randint(4, 6), seed=rng.randrange(1000), look=rng.randrange(1000),
+                menu=rng.choice(["none", "panel"]), **rules)
+
+
+@pytest.mark.parametrize("draw", range(VARIANTS))
+def test_plays_a_drawn_page_variant_to_its_own_solved_report(
+        xserver: Xvfb, game_server: Any, draw: int, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot is told neither the game nor the input rules: it finds the board (past a
+    menu panel), learns the rules by its experiment, keeps them in the window's profile,
+    and plays; the page's own record judges. AUTOPLAYER_SEED replays the draws."""
     from autoplayer.commands.play import game_for, load_game
     from autoplayer.games.ripple.game import RippleGame
     from autoplayer.play import play
 
-    size, seed, look = seeded.randint(5, 9), seeded.randrange(1000), seeded.randrange(1000)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    seed = run_seed()
+    v = _variant(random.Random(f"{seed}:{draw}"))
+    where = f"AUTOPLAYER_SEED={seed} draw {draw}: {v}"
+    print(where)
     session = _session()
-    params = dict(game="ripple", size=(size, size), seed=seed, look=look, scheme=scheme,
-                  session=session)
-    with page_window(game_server, xserver, width=WINDOW[0], height=WINDOW[1], **params) as app:
+    size = v.pop("size")
+    with page_window(game_server, xserver, width=WINDOW[0], height=WINDOW[1], game="ripple",
+                     size=(size, size), session=session, **v) as app:
         source = settled_window(xserver, app.window)
         try:
             name = game_for(None, None, source.grab().pixels)
-            assert name == "ripple", f"seed {SEED}: look {look} not seen as a Ripple board"
-            game = load_game(name)
+            assert name == "ripple", f"{where}: not seen as a Ripple board"
+            game = load_game(name, window=source.window)
             report = play(game, source, time_budget=120)
         finally:
             source.close()
         state = game_server.wait_for(session, lambda s, _: bool(s and s.get("solved")), 10)
         final = game_server.state(session)
-    context = f"seed {SEED}: {size}x{size} puzzle {seed}, look {look}, scheme {scheme}"
-    assert name == "ripple", context
-    assert isinstance(game, RippleGame) and game.scheme == scheme, context
-    assert state and final["solved"] is True, context
-    assert report.check is not None and report.check.wrong == 0, context
-    # Every event the page took came from the bot (its clicks and keys, no more).
-    assert final["clicks"] + final["keys"] <= report.gestures, context
+    assert isinstance(game, RippleGame) and game.input is not None, where
+    assert game.input.entry == v["scheme"], (where, game.input)
+    assert game.input.enter == (v["commit"] == "enter"), (where, game.input)
+    assert state and final["solved"] is True, (where, final)
+    assert report.check is not None and report.check.wrong == 0, where
+    # Every event the page took came from the bot (its clicks and keys, no more), and the
+    # bot never pressed while the page was busy drawing the press before.
+    assert final["clicks"] + final["keys"] <= report.gestures, where
+    assert final["dropped"] == 0, (where, final)
+    # What was learned is kept for this window: the next game there needs no experiment.
+    again = load_game("ripple", window=source.window)
+    assert again.input == game.input, where
+    print(f"{where}: learned '{report.learned}' in {report.learn_presses} presses; "
+          f"{report.gestures} gestures, {report.total:.1f} s")
 
 
 def test_cli_plays_from_the_window_title(xserver: Xvfb, game_server: Any,
                                          seeded: random.Random) -> None:
     session = _session()
     look = seeded.randrange(1000)
-    params = dict(game="ripple", size=(6, 6), seed=seeded.randrange(1000), look=look,
-                  scheme=seeded.choice(["type", "count"]), session=session)
+    seed, scheme = seeded.randrange(1000), seeded.choice(["type", "count"])
+    params = dict(game="ripple", size=(6, 6), seed=seed, look=look, scheme=scheme,
+                  session=session)
     with page_window(game_server, xserver, width=WINDOW[0], height=WINDOW[1], **params) as app:
         settled_window(xserver, app.window).close()
         done = run_autoplayer(xserver.display, "play", "--window", "Ripple Effect",
                               "--time-budget", "120")
         game_server.wait_for(session, lambda s, _: bool(s and s.get("solved")), 10)
         state = game_server.state(session)
-    assert done.returncode == 0, f"seed {SEED}, look {look}: {done.stderr}"
-    assert state["solved"] is True
-    assert "every cell verified" in done.stdout
+    context = f"seed {SEED}: 6x6 puzzle {seed}, look {look}, scheme {scheme}"
+    assert done.returncode == 0, f"{context}: {done.stderr}"
+    assert state["solved"] is True, context
+    assert "every cell verified" in done.stdout, context
 
 
 def test_several_solutions_are_refused_without_input(xserver: Xvfb, game_server: Any,

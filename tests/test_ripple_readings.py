@@ -25,7 +25,7 @@ from autoplayer.games.ripple.reader import (
     unique_solution,
 )
 from autoplayer.games.ripple.solver import solve
-from autoplayer.geometry import Rect
+from autoplayer.geometry import Rect, astuple
 from autoplayer.vision.glyphs import Glyph
 from autoplayer.vision.numbers import ClueNumber, DigitReading
 from autoplayer.vision.templates import TemplateSet
@@ -48,11 +48,12 @@ def _rooms() -> Rooms:
     return Rooms(Puzzle.build(ROOMS, [[0] * 4] * 2).rooms, right, down)
 
 
-def _cell(value: int, confidence: float, seed: int) -> CellValue:
-    """A one-digit reading whose glyph is a random bitmap (the digits differ per cell)."""
+def _cell(value: int, confidence: float, seed: int, stroke: float = 0.15) -> CellValue:
+    """A one-digit reading whose glyph is a random bitmap (the digits differ per cell), in
+    black, its strokes `stroke` of its height wide."""
     mask = np.random.default_rng(seed).random((20, 12)) > 0.5
     digit = DigitReading(Glyph(Rect(0, 0, 12, 20), mask), ((value, confidence),), "scanline")
-    return CellValue(ClueNumber(value, confidence, (digit,), ()), (20.0, 20.0, 20.0), 0.15)
+    return CellValue(ClueNumber(value, confidence, (digit,), ()), (20.0, 20.0, 20.0), stroke)
 
 
 def _board(monkeypatch: pytest.MonkeyPatch, by_set: dict[str | None, dict[int, CellValue]]
@@ -132,3 +133,39 @@ def test_detection_rests_on_the_errors_type_not_its_wording(
 
     monkeypatch.setattr(reader, "read_ripple", fails)
     assert shows_ripple(np.zeros((120, 200, 3), np.uint8)) is ripple
+
+
+def test_digits_whose_shapes_differ_in_stroke_are_one_weight(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A serif font draws its 1 all stem and its 2 and 4 mostly hairline: the 1s' strokes
+    are 1.4 times the others' in one weight, as a bold's are a regular's. With no digit
+    drawn both ways the board shows one weight: every value is a given (it was the e2e
+    misread: the 2s and the 4 taken for entered values, and several solutions)."""
+    _board(monkeypatch, {None: {0: _cell(1, SURE, 0, 0.17), 4: _cell(1, SURE, 1, 0.17),
+                                1: _cell(2, SURE, 2, 0.12), 5: _cell(2, SURE, 3, 0.12),
+                                2: _cell(4, SURE, 4, 0.12)}})
+    reading = read_ripple(np.zeros((120, 200, 3), np.uint8))
+    assert reading.given == (True, True, True, False, True, True, False, False)
+    assert not any(reading.entered)
+
+
+def test_one_digit_drawn_both_ways_tells_the_weights(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 2 drawn bold and regular shows two weights; the 4 (heavier than the regular 2 by
+    more than digits of one weight differ) is a given, the 3 (lighter than the bold 2 by as
+    much) an entered value."""
+    _board(monkeypatch, {None: {0: _cell(2, SURE, 0, 0.18), 4: _cell(2, SURE, 1, 0.12),
+                                2: _cell(4, SURE, 2, 0.19), 7: _cell(3, SURE, 3, 0.115)}})
+    reading = read_ripple(np.zeros((120, 200, 3), np.uint8))
+    assert reading.given == (True, False, True, False, False, False, False, False)
+    assert reading.entered == (0, 0, 0, 0, 2, 0, 0, 3)
+
+
+def test_a_digit_between_the_weights_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 4 whose stroke lies within a shape's spread of both the bold and the regular 2 may
+    be either: refused, naming its cell, never guessed."""
+    _board(monkeypatch, {None: {0: _cell(2, SURE, 0, 0.18), 4: _cell(2, SURE, 1, 0.12),
+                                2: _cell(4, SURE, 2, 0.15)}})
+    with pytest.raises(UnreadableDigits) as err:
+        read_ripple(np.zeros((120, 200, 3), np.uint8))
+    assert "row 1 column 3" in err.value.message
+    assert err.value.region == astuple(_lattice().cell(2))

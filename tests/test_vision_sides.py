@@ -7,6 +7,11 @@ median for the whole strip, paper and digits alike departed from it and were dro
 one long run; the rows showed no clues and the reader refused ("no clue numbers line up
 with the board's rows"). Pictures: headless Chromium screenshots of the page (cropped to
 the game), committed so the test needs no browser.
+
+Page text beside a small board (the page's "How to play" panel left of it, its footer
+below) lines up with most of its lines too. The side picker told it apart as text, but
+the all-four-sides refusal counted it as numbers and refused a plain 5x5 board with row
+clues right and column clues on top (an e2e draw, AUTOPLAYER_SEED=477780426 draw 3).
 """
 
 from __future__ import annotations
@@ -16,7 +21,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
+from shot_fixtures import read_exactly
 
+from autoplayer.errors import InputError
 from autoplayer.games.nonogram.reader import read_nonogram
 from autoplayer.vision.image import luminance
 from autoplayer.vision.lattice import find_grid
@@ -60,3 +67,30 @@ def test_pixel_bands_right_and_below_read_exactly(name):
     assert (reading.grid.width, reading.grid.height) == (len(columns), len(rows))
     assert reading.puzzle.rows == rows
     assert reading.puzzle.columns == columns
+
+
+# `autoplayer serve` page: size=5x5 seed=232307 skin=serif theme=light cell=32 rows=right
+# columns=top fives=1 (buttons=lock drag=line sign=alert), its panel and footer in view.
+PANEL_AND_FOOTER = "serif-light-panel-footer-right-5x5-seed232307"
+
+
+def test_page_text_beside_a_small_board_is_no_clue_side():
+    reading = read_exactly(PANEL_AND_FOOTER)
+    sides = clue_sides(luminance(_picture(f"{PANEL_AND_FOOTER}.png")), reading.grid)
+    assert (sides.row, sides.column) == ("right", "top")
+    assert sorted(sides.text) == ["bottom", "left"]
+    assert not sides.both("row") and not sides.both("column")
+
+
+def test_numbers_on_all_four_sides_beside_page_text_are_still_refused():
+    """The same page with its row clues copied left of the board and its column clues
+    below it: numbers on every side, whatever page text stands near them."""
+    image = _picture(f"{PANEL_AND_FOOTER}.png").copy()
+    b = find_grid(image).rect
+    w, h = 56, 64  # the row clue band's width, the column clue band's height
+    image[b.y:b.bottom + 1, b.x - w:b.x - 1] = image[b.y:b.bottom + 1,
+                                                     b.right + 2:b.right + 1 + w]
+    image[b.bottom + 2:b.bottom + 1 + h, b.x:b.right + 1] = image[b.y - h:b.y - 1,
+                                                                  b.x:b.right + 1]
+    with pytest.raises(InputError, match="numbers stand on all four sides"):
+        read_nonogram(image)

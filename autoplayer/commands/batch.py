@@ -9,15 +9,16 @@ and each file's error go to standard error, so `--json` output stays one object 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from autoplayer.errors import UserError, printable
 from autoplayer.files import STDIO
 
+TYPE_CHECKING = False  # as typing's, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 def add_pretty_option(parser: argparse.ArgumentParser) -> None:
     """`--pretty` and `--ascii`: box drawing is the default on a terminal only."""
@@ -61,6 +62,8 @@ def expand(sources: Iterable[str]) -> list[str]:
 
 def emit_json(record: dict[str, Any]) -> None:
     """One JSON object on one line (JSON Lines), flushed so a pipe sees it at once."""
+    import json
+
     sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
     sys.stdout.flush()
 

@@ -11,6 +11,7 @@ import sys
 import time
 from typing import TextIO
 
+from autoplayer.commands import summary
 from autoplayer.errors import UserError
 
 MAX_JOBS = 256
@@ -25,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
     parser = subparsers.add_parser(
         "count",
-        help="count the N×M nonograms that line logic alone solves",
+        help=summary("count"),
         description=(
             "Enumerate every grid of N rows and M columns and count those whose clues the "
             "complete line solver, repeated over rows and columns to a fixpoint, solves from "

@@ -12,6 +12,7 @@ import re
 import sys
 from typing import TYPE_CHECKING
 
+from autoplayer.commands import summary
 from autoplayer.commands.batch import add_pretty_option, pretty
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
     group = subparsers.add_parser(
-        "fifteen", help="the 15-puzzle (any W×H from 2×2 to 6×6): solve, show, play",
+        "fifteen", help=summary("fifteen"),
         description="Sliding puzzles. Boards are Tatham's Fifteen game IDs, e.g. "
         "4x4:4,6,5,12,9,0,11,1,10,3,8,7,14,13,2,15 (row-major, 0 = the gap).",
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from autoplayer.commands import summary
 from autoplayer.commands.batch import (
     add_pretty_option,
     emit_json,
@@ -32,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
     convert = subparsers.add_parser(
         "convert",
-        help="convert a nonogram between file formats",
+        help=summary("convert"),
         description="Reads IN and writes OUT in the format OUT's extension names (or --to). "
         "OUT is written atomically and never replaces IN; anything the output format cannot "
         "hold (title, solution, ...) is named on stderr. OUT '-' writes to stdout. With "
@@ -50,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     show = subparsers.add_parser(
         "show",
-        help="print a nonogram with its clues (and its solution or grid, if it has one)",
+        help=summary("show"),
         description="Pretty prints the puzzle: column clues above, row clues at the left, "
         "a rule every 5 cells; the solution and the saved grid when the file has them.",
     )
@@ -60,7 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     check = subparsers.add_parser(
         "check",
-        help="validate a nonogram file and the solution or grid it carries",
+        help=summary("check"),
         description="Exit 0 when the file is a valid puzzle and its solution/grid (if any) "
         "agrees with the clues, 1 when the solution or grid breaks a clue (the first such "
         "line is named), 2 when the file itself is malformed. With several files (or a "

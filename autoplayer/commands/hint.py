@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from autoplayer.commands import summary
 from autoplayer.commands.options import add_templates_option
 from autoplayer.errors import InputError, UserError
 
@@ -31,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds `hint`; it sets func(args) -> exit code."""
     hint = subparsers.add_parser(
         "hint",
-        help="the next logical step on a nonogram, explained",
+        help=summary("hint"),
         description="Prints the next step a person can follow from the cells known so far: "
         "which line, which cells become filled or empty, and why (the clue block that must "
         "cover them, the cells no block can reach); one line's logic first, a probe (assume "

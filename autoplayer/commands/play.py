@@ -16,6 +16,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+from autoplayer.commands import summary
 from autoplayer.commands.options import (
     SEED_MAX,
     add_templates_option,
@@ -33,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
     play = subparsers.add_parser(
         "play",
-        help="play a game shown on the screen: read it, solve it, click it out, verify",
+        help=summary("play"),
         description="Captures the game (a window found by title, a screen region or a "
         "monitor), reads the puzzle, solves it, sends the fewest clicks and drags, then "
         "captures again and repairs any cell that did not take. A nonogram game's looks, "
@@ -66,7 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="nonogram: the rules file to use (and to keep what is learned in); "
                       "default: the one kept for this window's class and title in the user's "
                       "config directory, learned by experiment the first time")
-    play.add_argument("--scheme", choices=("type", "count"),
+    play.add_argument("--scheme", choices=("type", "count", "pad"),
                       help="ripple: how the game takes a digit, as `serve --scheme` names it "
                       "(default: found out on the board)")
     play.add_argument("--solver", choices=("optimal", "fast"),
@@ -90,7 +91,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     demo = subparsers.add_parser(
         "demo",
-        help="play the bundled nonogram game in Chromium, end to end",
+        help=summary("demo"),
         description="Starts the bundled browser game on a 15x15 puzzle in a Chromium app "
         "window, plays it from the screen, and prints the game's own verdict and the time "
         "per stage. Without a display it starts its own Xvfb and saves before/after "
@@ -171,7 +172,7 @@ def run_play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-OLD_PROFILES = {"ripple": ("scheme", ("type", "count")),
+OLD_PROFILES = {"ripple": ("scheme", ("type", "count", "pad")),
                 "fifteen": ("solver", ("optimal", "fast"))}
 """What `--profile` once also meant: a ripple input scheme, a fifteen solver."""
 

@@ -12,6 +12,7 @@ import argparse
 import re
 import sys
 
+from autoplayer.commands import summary
 from autoplayer.commands.batch import add_pretty_option, pretty
 from autoplayer.errors import UserError, printable
 
@@ -107,7 +108,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from autoplayer.games.ripple.solver import MAX_LISTED
 
     group = subparsers.add_parser(
-        "ripple", help="solve, check and generate Ripple Effect (Hakyuu) puzzles",
+        "ripple", help=summary("ripple"),
         description="Ripple Effect (Hakyuu) puzzle files: solve, check, generate.")
     commands = group.add_subparsers(dest="ripple_command", metavar="SUBCOMMAND", required=True)
 

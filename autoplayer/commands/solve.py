@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TYPE_CHECKING
 
+from autoplayer.commands import summary
 from autoplayer.commands.batch import (
     add_pretty_option,
     emit_json,
@@ -22,6 +22,7 @@ from autoplayer.commands.batch import (
 from autoplayer.errors import UserError, printable
 from autoplayer.files import is_stdio, same_file
 
+TYPE_CHECKING = False  # as typing's, without importing typing (start-up time)
 if TYPE_CHECKING:
     from autoplayer.games.nonogram.model import Puzzle
 
@@ -53,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
     solve = subparsers.add_parser(
         "solve",
-        help="solve a nonogram file and say whether its solution is unique",
+        help=summary("solve"),
         description="Prints the verdict (line-solvable, unique, multiple, contradiction, "
         "timeout; stalled with --logic-only) and the solution; two different solutions "
         "when there are several. Exit status: 0 solved (line-solvable or unique), "

@@ -11,6 +11,7 @@ import re
 import sys
 from pathlib import Path
 
+from autoplayer.commands import summary
 from autoplayer.commands.batch import add_pretty_option, emit_json, pretty, rows_text
 from autoplayer.commands.options import add_templates_option
 from autoplayer.errors import Aborted, InputError, UserError
@@ -23,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
     read = subparsers.add_parser(
         "read",
-        help="read a nonogram (clues and cells) from a screenshot",
+        help=summary("read"),
         description="Finds the board in IMAGE, reads every clue and cell, checks that the "
         "clues make a solvable puzzle, and prints it. Exit 2 with the line and pixel region "
         "when a clue cannot be read with confidence.",
@@ -45,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     cal = subparsers.add_parser(
         "calibrate",
-        help="learn a game's digit templates from screenshots",
+        help=summary("calibrate"),
         description="Pairs the digit glyphs on screenshots of a known puzzle with their "
         "values and saves them as templates/NAME (samples under calibration/NAME). Without "
         "--puzzle, asks for the value of each new glyph, showing it as ASCII art.",

@@ -12,6 +12,7 @@ import os
 import sys
 import threading
 
+from autoplayer.commands import summary
 from autoplayer.commands.options import SEED_MAX, int_arg
 from autoplayer.errors import UserError
 
@@ -23,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds this group's sub-commands; each sets func(args) -> exit code."""
     serve = subparsers.add_parser(
         "serve",
-        help="serve a bundled browser game (nonogram, 15-puzzle, Ripple Effect) on 127.0.0.1",
+        help=summary("serve"),
         description="Starts the game server on 127.0.0.1 (a free port unless --port) and prints "
         "the page URL; the puzzle is a random one from --size and --seed, or --puzzle FILE. "
         "Runs until interrupted (Ctrl+C). Exit 0 on Ctrl+C, 2 on bad arguments.",
@@ -45,9 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--look", type=int_arg(0, SEED_MAX), metavar="N",
                        help="ripple: a random look from seed N (borders, lines, font, theme, "
                        "pencil marks, cell size); --theme and --cell override it")
-    serve.add_argument("--scheme", choices=("type", "count"),
-                       help="ripple input: type (click, then type the digit) or count "
-                       "(click the selected cell to count up, right-click down); default type")
+    serve.add_argument("--scheme", choices=("type", "count", "pad"),
+                       help="ripple input: type (click, then type the digit), count "
+                       "(click the selected cell to count up, right-click down) or pad "
+                       "(click a cell, then a digit on the number pad); default type (the "
+                       "URL takes more: commit=enter, focus=click, lag=MS, rules=N)")
     serve.add_argument("--rules", metavar="KEY=VALUE,...",
                        help="nonogram rule set: fill, mark, highlight, buttons, drag, rule, "
                        "sign (docs/development.md: rule sets), "

@@ -159,6 +159,11 @@ class Game(Generic[ReadingT, SolutionT, MoveT]):
         game has not answered."""
         return []
 
+    paced: bool = False
+    """The game may drop input that comes while it draws the last: the mid-end sends each
+    gesture only once the one before has changed the window (or shown nothing for a
+    moment)."""
+
     exploring: bool = False
     """The last plan held a probe, whose batch may not bring the board closer."""
 

@@ -8,8 +8,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from autoplayer.geometry import Gesture, Move, Rect, to_screen
-from autoplayer.play.settle import observe, still_for
+from autoplayer.play.settle import Moment, observe, still_for
 from autoplayer.screen.input import InputDriver, Pace, check_inside
 
 if TYPE_CHECKING:
@@ -19,6 +21,13 @@ if TYPE_CHECKING:
     from autoplayer.screen.source import FrameSource
 
 DriverFactory = Callable[[Rect, Pace, float | None], Any]
+
+PACED_QUIET = 0.02
+"""A paced gesture is drawn once the window changed and then held still this long."""
+PACED_LIMIT = 0.3
+"""A paced gesture that changes nothing for this long is taken as handled (a click on the
+cell already selected, a key the page ignores): the verification judges it."""
+PACED_POLL = 0.01
 
 PARK_QUIET = 0.05
 """Stillness of the board that counts as input handled, before the pointer is parked."""
@@ -105,6 +114,8 @@ class Hands:
                     body = body[:i]
                     break
                 driver.perform([g])
+        elif body and self.game.paced:
+            self._paced(driver, body, frame)
         elif body:
             driver.perform(body)
         report.gestures += sum(1 for g in body if not isinstance(g, Move))
@@ -113,6 +124,24 @@ class Hands:
                 self.until_drawn(self.game.board(self.reading))
             driver.perform(park)
         return sent
+
+    def _paced(self, driver: Any, body: Sequence[Gesture], frame: Frame) -> None:
+        """Each gesture once the window shows the one before (never pressing again before
+        seeing what the last press did: a page busy drawing drops what comes meanwhile)."""
+        last = frame.pixels
+        for g in body:
+            driver.perform([g])
+            if isinstance(g, Move):
+                continue
+            before = last
+
+            def drawn(m: Moment, before: Any = before) -> bool:
+                now = m.frame.pixels
+                changed = now.shape != before.shape or not np.array_equal(now, before)
+                return changed and m.held >= PACED_QUIET
+
+            moment = observe(self.source, drawn, limit=PACED_LIMIT, poll=PACED_POLL)
+            last = moment.frame.pixels
 
     def until_drawn(self, board: Rect) -> None:
         """Wait until the board has looked the same for PARK_QUIET seconds (at most

@@ -46,14 +46,18 @@ class ClueSides:
     """'top' or 'bottom': where the column clues are."""
     scores: tuple[tuple[str, float], ...] = ()
     """Share of the lines with ink beside them, by side."""
+    text: tuple[str, ...] = ()
+    """Sides whose ink lines up but is spread like page text's, opposite a side whose ink
+    is not (`_pick`): a panel or footer beside the board, no numbers."""
 
     def score(self, side: str) -> float:
         return dict(self.scores).get(side, 0.0)
 
     def both(self, kind: str) -> bool:
-        """Numbers stand beside the lines on both opposite sides."""
+        """Numbers stand beside the lines on both opposite sides (ink lined up on both,
+        neither side's taken for page text)."""
         a, b = ("left", "right") if kind == "row" else ("top", "bottom")
-        return self.score(a) >= LINED_UP and self.score(b) >= LINED_UP
+        return all(self.score(side) >= LINED_UP and side not in self.text for side in (a, b))
 
 
 def clue_sides(lum: np.ndarray, grid: Grid) -> ClueSides:
@@ -83,13 +87,19 @@ def clue_sides(lum: np.ndarray, grid: Grid) -> ClueSides:
         for side in (first, second):
             scores[side] = _lined_up(lum, *where[side], faint=True)[0]
 
+    text: list[str] = []
+
     def pick(first: str, second: str) -> str:
         if scores[first] >= LINED_UP and scores[second] >= LINED_UP:  # rare: weigh spreads
-            return _pick({side: _lined_up(lum, *where[side], spread=True, faint=side in faint)
-                          for side in (first, second)}, first, second)
-        return _pick({side: (scores[side], 0.0) for side in (first, second)}, first, second)
+            side, texty = _pick({side: _lined_up(lum, *where[side], spread=True,
+                                                 faint=side in faint)
+                                 for side in (first, second)}, first, second)
+            text.extend(texty)
+            return side
+        return _pick({side: (scores[side], 0.0) for side in (first, second)}, first, second)[0]
 
-    return ClueSides(pick("left", "right"), pick("top", "bottom"), tuple(scores.items()))
+    row, column = pick("left", "right"), pick("top", "bottom")
+    return ClueSides(row, column, tuple(scores.items()), tuple(text))
 
 
 TEXT_SPREAD = 0.5
@@ -97,17 +107,19 @@ TEXT_SPREAD = 0.5
 page text's (a heading, a footer) rather than numbers centred on their lines."""
 
 
-def _pick(found: dict[str, tuple[float, float]], first: str, second: str) -> str:
+def _pick(found: dict[str, tuple[float, float]], first: str, second: str
+          ) -> tuple[str, tuple[str, ...]]:
     """Which of two opposite sides holds the clues, by (score, spread) (`_lined_up`): the
     better lined up; when both line up, the one whose ink is not spread like text's
-    (a heading above the board lines up with every column of a small one)."""
+    (a heading above the board lines up with every column of a small one). With it, the
+    other side when that was told apart as text (its lined-up ink is then no numbers)."""
     (a, spread_a), (b, spread_b) = found[first], found[second]
     if a >= LINED_UP and b >= LINED_UP:
         if spread_b >= TEXT_SPREAD and spread_a <= spread_b / 2:
-            return first
+            return first, (second,)
         if spread_a >= TEXT_SPREAD and spread_b <= spread_a / 2:
-            return second
-    return second if b > a and b >= LINED_UP else first
+            return second, (first,)
+    return (second if b > a and b >= LINED_UP else first), ()
 
 
 def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: int,

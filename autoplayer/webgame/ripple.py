@@ -6,9 +6,16 @@ registered `Puzzle` or a file in any layout `autoplayer ripple` reads. The
 look varies the way real sites do, each part chosen by its own parameter or
 all at once by `look=N` (a seed): room borders thick or coloured, cell lines
 thin or dotted, entered digits told from givens by colour or by weight, pencil
-marks in corners, light or dark theme, three fonts, the cell size. `scheme=`
-picks the input rules (see `SCHEMES`). The page judges its own board and
-reports it, as the other pages do.
+marks in corners, light or dark theme, three fonts, the cell size, and a
+puzzle player's ruled menu panel above the board (`menu=panel`). The input
+rules vary as real players' do, each by its own parameter or all at once by
+`rules=N` (a seed): `scheme=` how a digit goes in (see `SCHEMES`: typed into
+the selected cell, counted up by clicks, or clicked on a number pad beside the
+board), `commit=enter` typed digits wait in an entry field until Enter,
+`focus=click` the first click on the board only gives it the keyboard focus,
+`lag=MS` each input is drawn MS ms late and input arriving meanwhile is
+dropped (a busy page). The page judges its own board and reports it, with
+every event it took and dropped, as the other pages do.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ LOOK: dict[str, tuple[str, ...]] = {
     "font": ("sans", "serif", "mono"),
     "entered": ("colour", "weight"),
     "pencil": ("none", "corners"),
+    "menu": ("none", "panel"),
 }
 """Each part of the look and its choices (the first is the default)."""
 
@@ -42,14 +50,39 @@ SCHEMES: dict[str, str] = {
     "type": "click a cell, then type its value (10-12: two keys); BackSpace clears",
     "count": "click a cell to select it, click it again to count up, right-click to count "
              "down; BackSpace clears",
+    "pad": "click a cell, then a digit button on the number pad beside the board; typed "
+           "digits do nothing; BackSpace clears",
 }
+
+RULES: dict[str, tuple[str, ...]] = {
+    "scheme": tuple(SCHEMES),
+    "commit": ("none", "enter"),
+    "focus": ("none", "click"),
+}
+"""Each input rule and its choices (the first is the default). commit=enter is for typing
+pages (scheme=type) only."""
+LAGS = (0, 60)
+"""`lag=` values `rules=N` draws from (ms)."""
+MAX_LAG = 1000
+
+
+def random_rules(seed: int) -> dict[str, Any]:
+    """Input rules drawn from a seed, the same on every machine; commit only when typing."""
+    rng = random.Random(f"ripple-rules:{seed}")
+    rules: dict[str, Any] = {key: rng.choice(choices) for key, choices in RULES.items()}
+    if rules["scheme"] != "type":
+        rules["commit"] = "none"
+    rules["lag"] = rng.choice(LAGS)
+    return rules
 
 
 def random_look(seed: int) -> dict[str, Any]:
     """A look drawn from a seed: every part and a cell size, the same on every machine."""
     rng = random.Random(f"ripple-look:{seed}")
-    look: dict[str, Any] = {key: rng.choice(choices) for key, choices in LOOK.items()}
+    look: dict[str, Any] = {key: rng.choice(choices) for key, choices in LOOK.items()
+                            if key != "menu"}
     look["cell"] = rng.randrange(32, 57, 4)
+    look["menu"] = rng.choice(LOOK["menu"])  # drawn last: older seeds keep their looks
     return look
 
 
@@ -113,11 +146,9 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
     look["cell"] = query_int(query, "cell", base.get("cell", DEFAULT_CELL))
     if not MIN_CELL <= look["cell"] <= MAX_CELL:
         raise UserError(f"cell size {look['cell']} px is outside {MIN_CELL}..{MAX_CELL}")
-    scheme = query.get("scheme", "type")
-    if scheme not in SCHEMES:
-        raise UserError(f"unknown scheme {scheme!r}; schemes: {', '.join(SCHEMES)}")
+    rules = rule_options(query)
     config: dict[str, Any] = {"puzzle": puzzle_json(puzzle, f"Ripple Effect {name}"),
-                              "look": look, "scheme": scheme,
+                              "look": look, **rules,
                               "pencilSeed": query_int(query, "seed", 0)}
     if "values" in query:
         config["initial"] = _values(query["values"], puzzle)
@@ -125,6 +156,24 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
         r, c = query_cell(query, "cursor", puzzle.cols, puzzle.rows)
         config["cursor"] = r * puzzle.cols + c
     return PageConfig(config, puzzle, f"Ripple Effect – {name}")
+
+
+def rule_options(query: Mapping[str, str]) -> dict[str, Any]:
+    """scheme, commit, focus and lag from the URL (drawn by `rules=N` where not given);
+    UserError for an unknown value or commit=enter on a page that takes no typing."""
+    base = random_rules(query_int(query, "rules", 0)) if "rules" in query else {}
+    out: dict[str, Any] = {}
+    for key, choices in RULES.items():
+        value = query.get(key, base.get(key, choices[0]))
+        if value not in choices:
+            raise UserError(f"unknown {key} {value!r}; choices: {', '.join(choices)}")
+        out[key] = value
+    if out["commit"] == "enter" and out["scheme"] != "type":
+        raise UserError(f"commit=enter is for scheme=type (typed digits), not {out['scheme']}")
+    out["lag"] = query_int(query, "lag", base.get("lag", 0))
+    if not 0 <= out["lag"] <= MAX_LAG:
+        raise UserError(f"lag={out['lag']} ms is outside 0..{MAX_LAG}")
+    return out
 
 
 def _values(text: str, puzzle: Any) -> list[int]:

@@ -11,12 +11,13 @@ starts without numpy's tenth of a second.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
 
 from autoplayer.errors import InputError
 
+TYPE_CHECKING = False  # as typing's, without importing typing (start-up time)
 if TYPE_CHECKING:
+    from typing import Any
+
     import numpy as np
 
 UNKNOWN: int = -1
@@ -27,39 +28,6 @@ MAX_SIDE = 200
 
 Clue = tuple[int, ...]
 """The run lengths of one line, in reading order; `()` is an empty line."""
-
-
-@dataclass(frozen=True, eq=False)
-class Puzzle:
-    """A black-and-white nonogram, with what a file may carry beside its clues."""
-
-    rows: tuple[Clue, ...]
-    columns: tuple[Clue, ...]
-    title: str = ""
-    author: str = ""
-    copyright: str = ""
-    grid: np.ndarray | None = field(default=None, repr=False)
-    """A partial state (a saved game, what a screen shows); None when nothing is known."""
-    solution: np.ndarray | None = field(default=None, repr=False)
-    """The goal the file gives, when it gives one (not checked against the clues here)."""
-
-    @property
-    def width(self) -> int:
-        return len(self.columns)
-
-    @property
-    def height(self) -> int:
-        return len(self.rows)
-
-    def with_solution(self, solution: np.ndarray) -> Puzzle:
-        import numpy as np
-
-        return replace(self, solution=np.asarray(solution, dtype=np.int8))
-
-    def with_grid(self, grid: np.ndarray | None) -> Puzzle:
-        import numpy as np
-
-        return replace(self, grid=None if grid is None else np.asarray(grid, dtype=np.int8))
 
 
 class _GridField:
@@ -79,12 +47,72 @@ class _GridField:
         return value
 
     def __set__(self, puzzle: Puzzle, value: Any) -> None:
-        puzzle.__dict__[self.slot] = value
+        raise AttributeError(f"cannot assign to field {self.slot[1:]!r}: a Puzzle is frozen")
 
 
-# after @dataclass, which made __init__ (defaults None) and repr (without these two)
-Puzzle.grid = _GridField("grid")  # type: ignore[assignment]
-Puzzle.solution = _GridField("solution")  # type: ignore[assignment]
+class Puzzle:
+    """A black-and-white nonogram, with what a file may carry beside its clues.
+
+    Immutable, compared by identity. A plain class rather than a dataclass: importing
+    `dataclasses` (and `inspect` with it) is a third of a small `solve`'s start-up.
+    """
+
+    grid = _GridField("grid")
+    """A partial state (a saved game, what a screen shows); None when nothing is known."""
+    solution = _GridField("solution")
+    """The goal the file gives, when it gives one (not checked against the clues here)."""
+
+    rows: tuple[Clue, ...]
+    columns: tuple[Clue, ...]
+    title: str
+    author: str
+    copyright: str
+
+    def __init__(self, rows: tuple[Clue, ...], columns: tuple[Clue, ...], title: str = "",
+                 author: str = "", copyright: str = "", grid: np.ndarray | None = None,
+                 solution: np.ndarray | None = None) -> None:
+        self.__dict__.update(rows=rows, columns=columns, title=title, author=author,
+                             copyright=copyright, _grid=grid, _solution=solution)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a Puzzle is frozen")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a Puzzle is frozen")
+
+    def __repr__(self) -> str:
+        return (f"Puzzle(rows={self.rows!r}, columns={self.columns!r}, title={self.title!r}, "
+                f"author={self.author!r}, copyright={self.copyright!r})")
+
+    def replace(self, **changes: Any) -> Puzzle:
+        """A copy with `changes` (field names as `__init__`'s); grids given as row lists stay
+        lists until read."""
+        d = self.__dict__
+        fields = {"rows": d["rows"], "columns": d["columns"], "title": d["title"],
+                  "author": d["author"], "copyright": d["copyright"], "grid": d["_grid"],
+                  "solution": d["_solution"]}
+        unknown = set(changes) - set(fields)
+        if unknown:
+            raise TypeError(f"Puzzle has no field {sorted(unknown)[0]!r}")
+        return Puzzle(**{**fields, **changes})
+
+    @property
+    def width(self) -> int:
+        return len(self.columns)
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    def with_solution(self, solution: np.ndarray) -> Puzzle:
+        import numpy as np
+
+        return self.replace(solution=np.asarray(solution, dtype=np.int8))
+
+    def with_grid(self, grid: np.ndarray | None) -> Puzzle:
+        import numpy as np
+
+        return self.replace(grid=None if grid is None else np.asarray(grid, dtype=np.int8))
 
 
 def _shape(grid: Any) -> tuple[int, ...]:

@@ -9,10 +9,8 @@ directory, so a game seen before costs no experiment.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -22,6 +20,7 @@ from autoplayer.errors import UserError
 from autoplayer.games.nonogram.model import EMPTY, FILLED, UNKNOWN
 from autoplayer.games.nonogram.planner import Profile
 from autoplayer.geometry import Button
+from autoplayer.profiles import config_dir, profile_path, window_key  # noqa: F401 (kept here)
 
 FORMAT = "autoplayer nonogram rules 1"
 DRAGS = ("line", "enter", "ends", "none")
@@ -172,22 +171,3 @@ def save_rules(path: Path, rules: Rules, window: Mapping[str, Any] | None = None
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(rules.as_json(window), indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, path)
-
-
-def config_dir() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "autoplayer"
-
-
-def window_key(wm_class: tuple[str, ...] | list[str], title: str) -> dict[str, Any]:
-    """What names a game: its window class and its title with numbers (a puzzle's size or
-    number, a clock) left out, so every puzzle of one game shares a profile."""
-    return {"class": list(wm_class), "title": re.sub(r"\d+", "#", title).strip()}
-
-
-def profile_path(key: Mapping[str, Any]) -> Path:
-    """The profile file for a window key: readable name plus a short hash of the key."""
-    text = " ".join([*key.get("class", []), key.get("title", "")])
-    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:48] or "window"
-    digest = hashlib.sha1(json.dumps(dict(key), sort_keys=True).encode()).hexdigest()[:8]
-    return config_dir() / "profiles" / f"{slug}-{digest}.json"

@@ -2,9 +2,12 @@
 
 Nothing about the look is assumed; everything is measured on the image:
 
-- the board is the largest lattice of long straight lines (colour steps that
-  run on for several cells; dotted lines are bridged first), and its outer
-  frame is that lattice's bounding box;
+- the board is a lattice of long straight lines (colour steps that run on for
+  several cells; dotted lines are bridged first), and its outer frame is that
+  lattice's bounding box. Every closed frame in view is a candidate, the one
+  with the most line first; a ruled region that is no board of rooms (a
+  puzzle player's menu panel of boxes, a toolbar) is passed over for the next
+  (`find_board`), and the reading says which were;
 - the cell background is the commonest colour inside the frame; a cell line is
   a column (row) whose ink, bridged over dots, runs down (across) most of the
   board; the lines must be evenly spaced;
@@ -20,7 +23,7 @@ Rooms are the cells joined by plain edges; a border that ends inside a room
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -50,6 +53,11 @@ SURE = 1.3
 """An edge whose ink is within this factor of the border threshold is ambiguous."""
 
 
+class NoLattice(InputError):
+    """A closed frame of lines that is no lattice of cells cut into rooms (lines unevenly
+    spaced, or all drawn alike): a ruled panel, passed over for another frame."""
+
+
 @dataclass(frozen=True)
 class Lattice:
     """A located board: line centres, the frame and what the cells look like."""
@@ -64,6 +72,8 @@ class Lattice:
     """The frame's width in pixels (room borders are drawn alike)."""
     background: tuple[int, int, int]
     """The cells' colour."""
+    passed: tuple[Rect, ...] = ()
+    """Ruled regions in view taken for no board of rooms (a menu panel), for the overlay."""
 
     @property
     def rows(self) -> int:
@@ -127,12 +137,18 @@ def _steps(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def find_frame(rgb: np.ndarray) -> Rect:
-    """The outer edge of the board's frame.
+    """The outer edge of the board's frame: the first of `find_frames`."""
+    return find_frames(rgb)[0]
+
+
+def find_frames(rgb: np.ndarray) -> list[Rect]:
+    """The outer edges of every closed frame in view, the one holding the most line first.
 
     Long straight edges (dots bridged) are joined with their neighbours into
-    networks; the board is the network whose outline is a closed rectangle
-    and which holds the most line (room borders hang off the frame; a panel
-    or button around the board is an outline only).
+    networks; a candidate is a network whose outline is a closed rectangle,
+    and the board usually holds the most line (room borders hang off the
+    frame; a panel or button around the board is an outline only), but a
+    ruled menu panel may hold more.
     """
     h_img, w_img = rgb.shape[:2]
     dy, dx = _steps(rgb)
@@ -140,7 +156,7 @@ def find_frame(rgb: np.ndarray) -> Rect:
     reach = JOIN // 2
     joined = cv2.dilate(horiz | vert, np.ones((JOIN, JOIN), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-    best, best_score = None, 0
+    found: list[tuple[int, tuple[int, int, int, int]]] = []
     for i in range(1, n):
         x, y, w, h, _ = (int(v) for v in stats[i])
         if w < MIN_LINE or h < MIN_LINE:
@@ -153,15 +169,16 @@ def find_frame(rgb: np.ndarray) -> Rect:
                   and vt[:, :band].sum(axis=0).max() >= 0.9 * (h - 2 * reach)
                   and vt[:, -band:].sum(axis=0).max() >= 0.9 * (h - 2 * reach))
         score = int(hz.sum() + vt.sum())
-        if closed and score > best_score:
-            best, best_score = (x, y, w, h), score
-    if best is None:
+        if closed:
+            found.append((score, (x, y, w, h)))
+    if not found:
         raise InputError("no board of rooms found: no closed frame of long lines",
                          region=(0, 0, w_img, h_img))
-    x, y, w, h = best
+    found.sort(key=lambda f: -f[0])
     # The step into the frame is marked on the pixel before it, and the joining spread
     # every edge by `reach` on each side.
-    return Rect(x + reach + 1, y + reach + 1, w - 2 * reach - 1, h - 2 * reach - 1)
+    return [Rect(x + reach + 1, y + reach + 1, w - 2 * reach - 1, h - 2 * reach - 1)
+            for _, (x, y, w, h) in found]
 
 
 def _background(rgb: np.ndarray) -> np.ndarray:
@@ -194,33 +211,65 @@ def _even(centres: list[float], frame: Rect, what: str) -> tuple[int, ...]:
     """Centres of evenly spaced lines; a missing line where a gap is a whole number of pitches."""
     gaps = np.diff(centres)
     if len(gaps) == 0:
-        raise InputError(f"no {what} lines inside the board's frame", region=astuple(frame))
+        raise NoLattice(f"no {what} lines inside the board's frame", region=astuple(frame))
     pitch = float(np.min(gaps[gaps >= MIN_PITCH])) if (gaps >= MIN_PITCH).any() else 0.0
     if not MIN_PITCH <= pitch <= MAX_PITCH:
-        raise InputError(f"the board's {what} lines are not a lattice of cells",
+        raise NoLattice(f"the board's {what} lines are not a lattice of cells",
                          region=astuple(frame))
     # Near-equal gaps refine the pitch; each gap must be a whole number of it.
     out = [centres[0]]
     for a, b in itertools.pairwise(centres):
         k = round((b - a) / pitch)
         if k < 1 or abs((b - a) - k * pitch) > max(2.0, 0.08 * pitch):
-            raise InputError(f"the board's {what} lines are unevenly spaced "
+            raise NoLattice(f"the board's {what} lines are unevenly spaced "
                              f"({b - a:.0f} px after {a - centres[0]:.0f} px)",
                              region=astuple(frame))
         out += [a + (b - a) * j / k for j in range(1, k + 1)]
     return tuple(round(c) for c in out)
 
 
+def find_board(rgb: np.ndarray) -> tuple[Lattice, Rooms]:
+    """The board and its rooms: the first closed frame (most line first) that is a lattice
+    of cells cut into two or more rooms; the ones before it are passed over (a ruled menu
+    panel of boxes is a frame of lines, but not evenly spaced ones, or not cut into rooms).
+    None is: the first one's InputError."""
+    passed: list[Rect] = []
+    first: InputError | None = None
+    for frame in find_frames(rgb):
+        try:
+            lattice = lattice_in(rgb, frame)
+            rooms = read_rooms(rgb, lattice)
+        except NoLattice as err:
+            first = first or err
+            passed.append(frame)
+            continue
+        # A lattice cut into rooms whose edges cannot all be told is a board the bot will
+        # not read (its refusal stands); one with no room at all is a ruled panel.
+        if len(set(rooms.rooms)) < 2:
+            first = first or NoLattice("a lattice of cells with no room borders is no "
+                                       "Ripple board", region=astuple(frame))
+            passed.append(frame)
+            continue
+        return replace(lattice, passed=tuple(passed)), rooms
+    assert first is not None
+    raise first
+
+
 def find_lattice(rgb: np.ndarray) -> Lattice:
-    """The board: frame, evenly spaced cell lines, cell colour; InputError when implausible."""
-    frame = find_frame(rgb)
+    """The board's lattice (`find_board`: ruled regions that are no board passed over)."""
+    return find_board(rgb)[0]
+
+
+def lattice_in(rgb: np.ndarray, frame: Rect) -> Lattice:
+    """The board in `frame`: evenly spaced cell lines, cell colour; InputError when
+    implausible."""
     patch = rgb[frame.y:frame.bottom, frame.x:frame.right]
     bg = _background(patch)
     ink = (departure(patch, bg) > INK).astype(np.uint8)
     cols = _line_centres(ink, 0)
     rows = _line_centres(ink, 1)
     if len(cols) < 2 or len(rows) < 2 or cols[0][0] > 2 or rows[0][0] > 2:
-        raise InputError("the board's frame is not a closed rectangle of lines",
+        raise NoLattice("the board's frame is not a closed rectangle of lines",
                          region=astuple(frame))
     line = int(np.median([cols[0][1] - cols[0][0], cols[-1][1] - cols[-1][0],
                           rows[0][1] - rows[0][0], rows[-1][1] - rows[-1][0]]))
@@ -229,7 +278,7 @@ def find_lattice(rgb: np.ndarray) -> Lattice:
     lattice = Lattice(xs, ys, frame, max(1, line), (int(bg[0]), int(bg[1]), int(bg[2])))
     if not (MIN_SIDE <= lattice.rows <= MAX_SIDE and MIN_SIDE <= lattice.cols <= MAX_SIDE) \
             or abs((xs[-1] - xs[0]) / lattice.cols - (ys[-1] - ys[0]) / lattice.rows) > 2:
-        raise InputError(f"a {lattice.cols}x{lattice.rows} lattice of "
+        raise NoLattice(f"a {lattice.cols}x{lattice.rows} lattice of "
                          f"{(xs[-1] - xs[0]) / lattice.cols:.0f}x"
                          f"{(ys[-1] - ys[0]) / lattice.rows:.0f} px cells is no board",
                          region=astuple(frame))
@@ -284,7 +333,7 @@ def read_rooms(rgb: np.ndarray, lattice: Lattice) -> Rooms:
     inner = np.concatenate([right.ravel(), down.ravel()])
     faint = float(np.percentile(inner, 10)) if inner.size else framed
     if framed < BORDER_GAP * max(faint, 1e-3):
-        raise InputError("room borders cannot be told from cell lines (the frame is drawn "
+        raise NoLattice("room borders cannot be told from cell lines (the frame is drawn "
                          "like the plainest edges)", region=astuple(f))
     threshold = float(np.sqrt(framed * max(faint, 1e-3)))
     for kind, values in (("right", right), ("down", down)):

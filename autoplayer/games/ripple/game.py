@@ -1,60 +1,60 @@
 """The Ripple Effect back-end for the play loop: reader, solver and planner behind `Game`.
 
 Sites take Ripple values in different ways; the bot does not ask, it finds
-out with a short experiment on the board itself, through the loop's own
-verify step. The first batch clicks an empty cell whose value the solution
-fixes and types that value. If the next capture shows it, the page takes
-typing (`TYPE`). If the cell still shows nothing, the second batch clicks the
-same (now selected) cell once more: a page that counts up on a click on the
-selected cell shows 1 there (`COUNT`). Anything else the bot cannot explain,
-and it stops (InputError) rather than press on. A typing page is then asked
-whether arrow keys move its cursor: the bot presses the arrow towards a
-wrong neighbour of the cell it typed in and types that neighbour's value; the
-neighbour showing it means they do (an arrow is two events, a click three).
-Then every wrong cell is entered with the fewest events the scheme allows,
-verified with a fresh capture, and only cells still wrong are repaired.
+out with a short watched experiment through the mid-end (`entry`: a click
+selects and typing enters, with or without Enter, with or without a first
+click for the focus; a number pad beside the board; clicks that count up;
+arrow keys that move the cursor). What it learns is kept in the window's
+profile file, so a game seen before costs no experiment. Then every wrong
+cell is entered with the fewest events the rules allow, one gesture at a
+time (`paced`: a page busy drawing drops what comes meanwhile), verified
+with a fresh capture, and only cells still wrong are repaired.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+import cv2
 import numpy as np
 
 from autoplayer.errors import InputError, UserError
 from autoplayer.games.base import Check, Game, Solved
+from autoplayer.games.ripple.entry import COUNT, ENTRIES, PAD, TYPE, Input, save_input
 from autoplayer.games.ripple.model import EMPTY
+from autoplayer.games.ripple.pad import Pad, find_pad
 from autoplayer.games.ripple.reader import RippleReading, read_ripple, unique_solution
 from autoplayer.geometry import Button, Click, Gesture, Key, Rect, astuple
 from autoplayer.screen.input import Pace
 
 if TYPE_CHECKING:
+    from autoplayer.play.experiment import Press, Seen
     from autoplayer.screen.capture import Frame
     from autoplayer.screen.window import WindowInfo
     from autoplayer.vision.templates import TemplateSet
 
-TYPE, COUNT = "type", "count"
-SCHEMES = (TYPE, COUNT)
-ARROW = "arrow"
-"""The experiment's try of an arrow key (typing pages only)."""
+SCHEMES = ENTRIES
 ARROWS = {(0, 1): "right", (0, -1): "left", (1, 0): "down", (-1, 0): "up"}
 """A step to a neighbouring cell (rows, columns) and the key that takes the cursor there."""
-PACE = Pace(gesture=0.005, click=0.0)
-"""A browser takes clicks and keys as fast as they come, in order."""
+PACE = Pace(gesture=0.0, click=0.0)
+"""A browser takes clicks and keys as fast as they come; `paced` waits for each to draw."""
 REPAIR_BATCHES = 3
-"""Batches allowed after the experiment and the first full batch."""
+"""Batches allowed after the first full batch."""
+SAMPLE = 3
+"""Each cell sampled as SAMPLE x SAMPLE mean colours to see a press change it."""
+MOVED = 6
+"""A sample this far (0..255) from before has changed."""
 
 
 @dataclass(frozen=True)
 class Move:
-    """Set one cell to a value; `probe` marks the experiment's moves (which may not set it)."""
+    """Set one cell to a value."""
 
     cell: int
     value: int
-    probe: str = ""
-    """'' for an ordinary move; TYPE, COUNT or ARROW for the experiment's tries."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,33 +67,52 @@ class Reading:
 
 
 class RippleGame(Game[Reading, tuple[int, ...], Move]):
-    """`autoplayer.games.base.Game` for Ripple Effect; `scheme` when known in advance."""
+    """`autoplayer.games.base.Game` for Ripple Effect; `scheme` or `rules` when known in
+    advance (then no experiment), `profile` where what is learned is kept."""
 
     name = "ripple"
     unit = "cell"
+    paced = True
+    """A page busy drawing may drop input: each gesture waits until the last one drew."""
 
     def __init__(self, scheme: str | None = None, pace: Pace = PACE,
-                 templates: str | None = None) -> None:
+                 templates: str | None = None, *, rules: Input | None = None,
+                 profile: Path | None = None, window: dict[str, Any] | None = None) -> None:
         if scheme not in (None, *SCHEMES):
             raise UserError(f"unknown ripple input scheme {scheme!r} ({', '.join(SCHEMES)})")
-        self.scheme = scheme
+        self.input = rules if rules is not None else (
+            Input(scheme) if scheme is not None else None)
+        self.profile, self.window = profile, window
+        self.learned = False
+        """The input rules were found out on this board (and are kept once it is played)."""
         self.pace = pace
         self.templates = templates
-        self.max_batches = 3 + 1 + REPAIR_BATCHES
-        self.arrows: bool | None = None
-        """Whether the page's arrow keys move its cursor (typing pages; None: not known)."""
+        self.max_batches = 1 + REPAIR_BATCHES
+        self.presses = 0
+        self.pad: Pad | None = None
         self._set: TemplateSet | None = None
         self._every: list[TemplateSet] | None = None
-        self._probe: Move | None = None
-        self._tried: list[str] = []
+        self._first: Frame | None = None
         self._active: int | None = None
+        """The cell the page's cursor is on (the bot's last click or arrow)."""
         self._was_active: int | None = None
-        """The cell the bot last clicked (the page's cursor)."""
+        self._focused = False
+        """A click has given the board the keyboard focus."""
+
+    @property
+    def scheme(self) -> str | None:
+        """TYPE, COUNT or PAD once known."""
+        return None if self.input is None else self.input.entry
+
+    @property
+    def arrows(self) -> bool | None:
+        return None if self.input is None else self.input.arrows
 
     # -- reading ----------------------------------------------------------
     def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
         """The whole board first; after input only the cells that are not givens."""
         if previous is None:
+            self._first = frame
             shown = read_ripple(frame.pixels, self._named(), fallbacks=self._fallbacks(),
                                 accept=unique_solution)
             if shown.template_set is not None:
@@ -128,7 +147,14 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
         return self._every
 
     def board(self, reading: Reading) -> Rect:
-        return reading.shown.lattice.rect
+        """The cells, and the number pad beside them when the page has one."""
+        cells = reading.shown.lattice.rect
+        if self.pad is None:
+            return cells
+        pad = self.pad.rect
+        x0, y0 = min(cells.x, pad.x), min(cells.y, pad.y)
+        x1, y1 = max(cells.right, pad.right), max(cells.bottom, pad.bottom)
+        return Rect(x0, y0, x1 - x0, y1 - y0)
 
     # -- solving ----------------------------------------------------------
     def solve(self, reading: Reading) -> Solved[tuple[int, ...]]:
@@ -143,9 +169,119 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
             notes.append(f"{entered} values already entered")
         return Solved(solution, "; ".join(notes))
 
+    # -- learning -----------------------------------------------------------
+    def experiment(self, reading: Reading, solution: tuple[int, ...]
+                   ) -> Generator[Press, Seen, str] | None:
+        """The watched presses that find out how the page takes a value (module `entry`);
+        None when the rules are known (a pad page's pad is then found on the board)."""
+        if self.input is not None:
+            if self.input.entry == PAD:
+                self.pad = self._find_pad(reading.shown, self._first)
+                if self.pad is None:
+                    raise InputError("the profile says the page takes digits from a number "
+                                     "pad, but no pad of digit buttons 1.."
+                                     f"{max(reading.shown.puzzle.room_size)} is beside the "
+                                     "board", region=astuple(reading.shown.lattice.rect))
+            return None
+        return self._learn(reading, solution)
+
+    def _find_pad(self, shown: RippleReading, frame: Frame | None) -> Pad | None:
+        if frame is None:
+            return None
+        lattice = shown.lattice
+        return find_pad(frame.pixels, lattice.rect, lattice.pitch,
+                        max(shown.puzzle.room_size), lattice.passed)
+
+    def _learn(self, reading: Reading, solution: tuple[int, ...]
+               ) -> Generator[Press, Seen, str]:
+        shown = reading.shown
+        wrong = [i for i in range(len(solution))
+                 if not shown.given[i] and shown.values[i] != solution[i]]
+        if not wrong:
+            self.input = Input(TYPE)
+            return "nothing to enter: the input rules were not tried"
+        a = _probe_cell(shown, solution, wrong)
+        v, before = solution[a], shown.values[a]
+        state = _Watch(self, reading)
+        frame = self._first
+        assert frame is not None
+        state.last = state.sense(frame)
+        x, y = shown.lattice.centre(a)
+
+        seen = yield from state.press([Click(x, y)], a)
+        if state.value(seen, a) != before:
+            raise state.unexplained(a, "a click", before)
+        cursor = bool(state.changed[a])
+        focus = False
+        if not cursor:
+            seen = yield from state.press([Click(x, y)], a)
+            now = state.value(seen, a)
+            if now == (before + 1) % (shown.puzzle.room_size[a] + 1):
+                self._active = a
+                return self._learned(Input(COUNT, cursor=False), shown)
+            if now != before:
+                raise state.unexplained(a, "two clicks", before)
+            focus = cursor = bool(state.changed[a])
+        self._active = a
+        self._focused = True
+        for d in str(v):
+            seen = yield from state.press([Key(d)], a)
+        if state.value(seen, a) == v:
+            rules = Input(TYPE, focus=focus, cursor=cursor)
+        else:
+            if state.value(seen, a) != before:
+                raise state.unexplained(a, f"a click and {v}", before)
+            seen = yield from state.press([Key("enter")], a)
+            if state.value(seen, a) == v:
+                rules = Input(TYPE, enter=True, focus=focus, cursor=cursor)
+            else:
+                self.pad = self._find_pad(shown, seen.frame)
+                rules = None
+                if self.pad is not None and v in self.pad.keys:
+                    seen = yield from state.press([Click(*self.pad.centre(v))], a)
+                    if state.value(seen, a) == v:
+                        rules = Input(PAD, focus=focus, cursor=cursor)
+                if rules is None:
+                    self.pad = None
+                    seen = yield from state.press([Click(x, y)], a)
+                    if state.value(seen, a) != (before + 1) % (shown.puzzle.room_size[a] + 1):
+                        tried = "a click, typing, Enter" + (", the pad" if self.pad else "") + \
+                            " and a click on the selected cell"
+                        raise state.unexplained(a, tried, before)
+                    return self._learned(Input(COUNT, focus=focus, cursor=cursor), shown)
+        # Typing or a pad: do the arrow keys move the cursor?
+        near = [i for i in wrong if i != a and arrow_key(shown.cols, a, i) is not None]
+        if not near:
+            return self._learned(rules, shown)
+        b = min(near, key=lambda i: (shown.values[i] != EMPTY, i))
+        keep = shown.values[b]
+        gestures: list[Gesture] = [Key(arrow_key(shown.cols, a, b) or "")]
+        seen = yield from state.press(gestures, b)
+        gestures = _value_gestures(rules, self.pad, solution[b])
+        for g in gestures:
+            seen = yield from state.press([g], b)
+        now = state.value(seen, b)
+        if now == solution[b]:
+            self._active = b
+            return self._learned(replace(rules, arrows=True), shown)
+        if now != keep:
+            raise state.unexplained(b, f"an arrow key and {solution[b]}", keep)
+        return self._learned(rules, shown)  # the value went to A (repaired) or nowhere
+
+    def _learned(self, rules: Input, shown: RippleReading) -> str:
+        self.input, self.learned = rules, True
+        if rules.entry != PAD:
+            self.pad = None
+        return rules.describe()
+
+    def concluded(self, answered: bool, finished: bool) -> None:
+        """Keep what was learned, once the board was played with it."""
+        if self.learned and self.profile is not None and self.input is not None:
+            save_input(self.profile, self.input, self.window)
+
     # -- acting -----------------------------------------------------------
     def plan(self, reading: Reading, solution: tuple[int, ...]) -> list[Move]:
-        """The experiment's next try while the scheme is unknown; then every wrong cell."""
+        """Every wrong cell, in an order that steps by arrow keys where they work."""
         if reading.unreadable is not None:
             err = reading.unreadable
             raise InputError(f"the board could not be read after the last input: {err.message}",
@@ -153,92 +289,18 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
         shown = reading.shown
         wrong = [i for i in range(len(solution))
                  if not shown.given[i] and shown.values[i] != solution[i]]
-        if self.scheme is None or self._probe is not None:
-            self._learn(shown, solution)
-        if not wrong:
-            return []
-        if self.scheme is None:
-            return [self._next_probe(shown, solution, wrong)]
-        if self.scheme == TYPE and self.arrows is None:
-            probe = self._arrow_probe(shown, solution, wrong)
-            if probe is not None:
-                return [probe]
-        if self.scheme == TYPE and self.arrows:
+        if self.input is not None and self.input.arrows:
             wrong = route(wrong, shown.cols, self._active)
         return [Move(i, solution[i]) for i in wrong]
 
-    def _arrow_probe(self, shown: RippleReading, solution: tuple[int, ...],
-                     wrong: list[int]) -> Move | None:
-        """The arrow towards a wrong neighbour of the cursor's cell, then its value; None
-        when the cursor has no wrong neighbour (arrows then stay untried: clicks)."""
-        if self._active is None:
-            self.arrows = False
-            return None
-        near = [i for i in wrong if arrow_key(shown.cols, self._active, i) is not None]
-        if not near:
-            self.arrows = False  # not tried: every cell is reached by a click
-            return None
-        cell = min(near, key=lambda i: (shown.values[i] != EMPTY, i))
-        self._probe = Move(cell, solution[cell], ARROW)
-        self._tried.append(ARROW)
-        self._before = shown.values[cell]
-        return self._probe
-
-    def _next_probe(self, shown: RippleReading, solution: tuple[int, ...],
-                    wrong: list[int]) -> Move:
-        if not self._tried:
-            empty = [i for i in wrong if shown.values[i] == EMPTY]
-            pool = empty or wrong
-            # A value of 1 would not tell typing from a page whose first click counts up.
-            # One with a wrong neighbour leaves a cell to try the arrow keys on.
-            lonely = {i: not any(arrow_key(shown.cols, i, j) for j in wrong) for i in pool}
-            cell = min(pool, key=lambda i: (solution[i] == 1, solution[i] > 9, lonely[i], i))
-            self._probe = Move(cell, solution[cell], TYPE)
-        else:
-            assert self._probe is not None
-            self._probe = Move(self._probe.cell, solution[self._probe.cell], COUNT)
-        self._tried.append(self._probe.probe)
-        self._before = shown.values[self._probe.cell]
-        return self._probe
-
-    def _learn(self, shown: RippleReading, solution: tuple[int, ...]) -> None:
-        """What the last probe did to its cell names the scheme, or nothing does."""
-        if self._probe is None:
-            return
-        probe, before, now = self._probe, self._before, shown.values[self._probe.cell]
-        size = shown.puzzle.room_size[probe.cell]
-        if probe.probe == ARROW:
-            if now == probe.value:
-                self.arrows = True
-            elif now == before:
-                self.arrows = False  # the digits went elsewhere (repaired next) or nowhere
-            else:
-                r, c = divmod(probe.cell, shown.cols)
-                raise InputError(
-                    f"the page's arrow keys do something unexplained: after an arrow and "
-                    f"{probe.value} the cell at row {r + 1} column {c + 1} shows {now} (it "
-                    f"showed {before or 'nothing'})",
-                    region=astuple(shown.lattice.cell(probe.cell)))
-        elif probe.probe == TYPE and now == probe.value:
-            self.scheme = TYPE
-        elif probe.probe == TYPE and now == before:
-            return  # typing did nothing: try counting next
-        elif probe.probe == COUNT and now == (before + 1) % (size + 1):
-            self.scheme = COUNT
-        else:
-            r, c = divmod(probe.cell, shown.cols)
-            tried = " then ".join(self._tried)
-            raise InputError(
-                f"the page's input scheme is unknown: after {tried} the cell at row {r + 1} "
-                f"column {c + 1} shows {now or 'nothing'} (it showed {before or 'nothing'})",
-                region=astuple(shown.lattice.cell(probe.cell)))
-        self._probe = None
-
     def gestures(self, reading: Reading, moves: Sequence[Move]) -> list[Gesture]:
-        """Clicks or arrow keys to reach each cell, then keys or further clicks to set it."""
+        """Clicks or arrow keys to reach each cell, then keys, pad clicks or further clicks
+        to set it."""
+        assert self.input is not None, "the input rules are learned before any move"
         self._was_active = self._active
-        out, self._active = plan_gestures(reading.shown, moves, self.scheme, bool(self.arrows),
-                                          self._active)
+        out, self._active = plan_gestures(reading.shown, moves, self.input, self.pad,
+                                          self._active, focused=self._focused)
+        self._focused = self._focused or bool(out)
         return out
 
     def cells(self, reading: Reading, moves: Sequence[Move]) -> list[Rect]:
@@ -248,28 +310,25 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
         picked = [m.cell for m in moves]
         if self._was_active is not None:
             picked.append(self._was_active)
-        return [lattice.cell(i) for i in picked]
+        pad = [self.pad.rect] if self.pad is not None else []
+        return [lattice.cell(i) for i in picked] + pad
 
     def outline(self, reading: Reading, solution: tuple[int, ...]
-                ) -> tuple[list[Gesture], str]:
-        """The whole input a dry run reports, and what it assumes: with the scheme unknown
+                  ) -> tuple[list[Gesture], str]:
+        """The whole input a dry run reports, and what it assumes: with the rules unknown
         the real run starts with an experiment, so the count is for a page that takes typing
         (a click and the digits per cell), and the report says so."""
-        if self.scheme is not None:
+        if self.input is not None and (self.input.entry != PAD or self.pad is not None):
             return self.gestures(reading, self.plan(reading, solution)), ""
         shown = reading.shown
         moves = [Move(i, v) for i, v in enumerate(solution)
                  if not shown.given[i] and shown.values[i] != v]
-        out, _ = plan_gestures(shown, moves, TYPE, False, None)
+        out, _ = plan_gestures(shown, moves, Input(TYPE), None, None, focused=True)
         return out, ("the page's input scheme is found out only by trying; gestures counted "
                      "as if it takes typing (a click and the digits per cell)")
 
     def units(self, moves: Sequence[Move]) -> int:
         return len({m.cell for m in moves})
-
-    def fixes(self, moves: Sequence[Move]) -> int:
-        """Every ordinary move puts its cell right; the experiment's tries may not."""
-        return sum(1 for m in moves if not m.probe)
 
     def check(self, reading: Reading, solution: tuple[int, ...]) -> Check:
         shown = reading.shown
@@ -292,14 +351,15 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
                             [url(reading.shown.puzzle)])
 
 
-def plan_gestures(shown: RippleReading, moves: Sequence[Move], scheme: str | None,
-                  arrows: bool, active: int | None) -> tuple[list[Gesture], int | None]:
+def plan_gestures(shown: RippleReading, moves: Sequence[Move], rules: Input, pad: Pad | None,
+                  active: int | None, *, focused: bool = True
+                  ) -> tuple[list[Gesture], int | None]:
     """The gestures for `moves` from the cursor at `active`, and where the cursor ends.
 
-    Typing: an arrow key (two events) to a neighbour of the cursor's cell where
-    arrows work, else a click (a move, a press, a release); then the digits.
-    Counting: `count_clicks`. The experiment's tries as their kind says. A
-    given is never a target.
+    Typing or a pad: an arrow key (two events) to a neighbour of the cursor's cell where
+    arrows work, else a click (a move, a press, a release); then the digits (and Enter),
+    or the pad's button. Counting: `count_clicks`. A board that needs the focus and has
+    not had it gets one click first. A given is never a target.
     """
     sizes = shown.puzzle.room_size
     out: list[Gesture] = []
@@ -308,22 +368,90 @@ def plan_gestures(shown: RippleReading, moves: Sequence[Move], scheme: str | Non
             raise InputError("the plan would change a given; refusing",
                              region=astuple(shown.lattice.cell(m.cell)))
         x, y = shown.lattice.centre(m.cell)
-        kind = m.probe or scheme
+        if rules.focus and not focused:
+            out.append(Click(x, y))  # only gives the board the keyboard focus
+            focused = True
         step = None if active is None else arrow_key(shown.cols, active, m.cell)
-        if kind == COUNT and m.probe:
-            out.append(Click(x, y))  # the cell is selected: one click counts up
-        elif kind == ARROW or (kind == TYPE and arrows and step is not None):
-            assert step is not None
-            out.append(Key(step))
-            out += [Key(d) for d in str(m.value)]
-        elif kind == TYPE:
-            out.append(Click(x, y))
-            out += [Key(d) for d in str(m.value)]
-        else:
+        if rules.entry == COUNT:
             out += count_clicks(x, y, shown.values[m.cell], m.value, sizes[m.cell],
                                 active == m.cell)
+        else:
+            out.append(Key(step) if rules.arrows and step is not None else Click(x, y))
+            out += _value_gestures(rules, pad, m.value)
         active = m.cell
     return out, active
+
+
+def _value_gestures(rules: Input, pad: Pad | None, value: int) -> list[Gesture]:
+    """What enters `value` into the selected cell: its digits (and Enter), or its button."""
+    if rules.entry == PAD:
+        if pad is None or value not in pad.keys:
+            raise InputError(f"no button {value} on the page's number pad")
+        return [Click(*pad.centre(value))]
+    keys: list[Gesture] = [Key(d) for d in str(value)]
+    return [*keys, Key("enter")] if rules.enter else keys
+
+
+def _probe_cell(shown: RippleReading, solution: tuple[int, ...], wrong: list[int]) -> int:
+    """The experiment's cell: empty if any; a value of 1 would not tell typing from a page
+    whose click counts up, and one of two digits takes two keys; one with a wrong neighbour
+    leaves a cell to try the arrow keys on."""
+    empty = [i for i in wrong if shown.values[i] == EMPTY]
+    pool = empty or wrong
+    lonely = {i: not any(arrow_key(shown.cols, i, j) for j in wrong if j != i) for i in pool}
+    return min(pool, key=lambda i: (solution[i] == 1, solution[i] > 9, lonely[i], i))
+
+
+class _Watch:
+    """The experiment's eyes: every cell sampled before and after each press."""
+
+    def __init__(self, game: RippleGame, reading: Reading) -> None:
+        self.game, self.reading = game, reading
+        self.lattice = reading.shown.lattice
+        self.last: np.ndarray | None = None
+        self.changed = np.zeros(self.lattice.rows * self.lattice.cols, bool)
+
+    def sense(self, frame: Frame) -> np.ndarray:
+        px = frame.pixels
+        out = []
+        for i in range(self.lattice.rows * self.lattice.cols):
+            b = self.lattice.cell(i)
+            patch = np.ascontiguousarray(px[b.y:b.bottom, b.x:b.right, :3])
+            out.append(cv2.resize(patch, (SAMPLE, SAMPLE), interpolation=cv2.INTER_AREA)
+                       .astype(np.int16).ravel())
+        return np.array(out)
+
+    @staticmethod
+    def moved(now: np.ndarray, before: np.ndarray) -> np.ndarray:
+        return (np.abs(now - before) > MOVED).any(axis=1)
+
+    def press(self, gestures: list[Gesture], cell: int) -> Generator[Press, Seen, Seen]:
+        from autoplayer.play.experiment import Press
+
+        assert self.last is not None
+        touched = np.zeros(len(self.last), bool)
+        touched[cell] = True
+        seen = yield Press(tuple(gestures), (), self.sense, self.moved, self.last, touched)
+        self.game.presses += len(gestures)
+        self.changed = self.moved(seen.now, self.last)
+        self.last = seen.now
+        return seen
+
+    def value(self, seen: Seen, cell: int) -> int:
+        reading = self.game.read(seen.frame, self.reading)
+        if reading.unreadable is not None:
+            err = reading.unreadable
+            raise InputError(f"the board could not be read while learning its input: "
+                             f"{err.message}", region=err.region)
+        return reading.shown.values[cell]
+
+    def unexplained(self, cell: int, tried: str, before: int) -> InputError:
+        shown = self.reading.shown
+        r, c = divmod(cell, shown.cols)
+        return InputError(f"the page's input scheme is unknown: after {tried} the cell at row "
+                          f"{r + 1} column {c + 1} does not show what any known scheme would "
+                          f"(it showed {before or 'nothing'})",
+                          region=astuple(shown.lattice.cell(cell)))
 
 
 def arrow_key(cols: int, a: int, b: int) -> str | None:
@@ -368,7 +496,15 @@ def count_clicks(x: int, y: int, have: int, want: int, size: int, selected: bool
 
 def make_game(*, templates: str | None = None, profile: str | None = None,
               window: WindowInfo | None = None) -> RippleGame:
-    """The play command's factory. `profile` names the input scheme (type, count) when known;
-    by default the bot finds it out on the board."""
-    del window
-    return RippleGame(scheme=profile, templates=templates)
+    """The play command's factory. `profile` names the input scheme (type, count, pad) when
+    known; by default the rules kept for this window are used, or found out on the board
+    and kept."""
+    from autoplayer.games.ripple.entry import load_input
+    from autoplayer.profiles import profile_path, window_key
+
+    if profile is not None:
+        return RippleGame(scheme=profile, templates=templates)
+    key = window_key(window.wm_class, window.title) if window is not None else None
+    path = profile_path(key, "ripple") if key is not None else None
+    rules = load_input(path) if path is not None and path.exists() else None
+    return RippleGame(templates=templates, rules=rules, profile=path, window=key)

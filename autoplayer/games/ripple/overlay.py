@@ -1,6 +1,7 @@
 """The dry run's picture for Ripple Effect: rooms, givens and the values the bot would enter.
 
-Room borders as read are drawn thick, every given boxed with the value read
+Room borders as read are drawn thick, ruled regions passed over for the
+board (a menu panel) framed grey, every given boxed with the value read
 (low confidence in a warning colour), entered values the bot keeps in one
 colour and the values it would enter in another, at each cell's centre.
 """
@@ -20,6 +21,7 @@ GIVEN = (30, 110, 255)
 UNSURE = (255, 0, 200)
 ENTER = (0, 190, 90)
 WRONG = (230, 30, 30)
+PASSED = (150, 150, 150)
 
 
 def draw_ripple(image: np.ndarray, reading: RippleReading,
@@ -28,6 +30,10 @@ def draw_ripple(image: np.ndarray, reading: RippleReading,
     out = np.ascontiguousarray(image[..., :3].copy())
     lat, rooms = reading.lattice, reading.rooms
     xs, ys = lat.xs, lat.ys
+    for r in lat.passed:  # ruled regions that were no board (a menu panel)
+        cv2.rectangle(out, (r.x, r.y), (r.right - 1, r.bottom - 1), PASSED, 1, cv2.LINE_4)
+        _text(out, "passed over: not the board", r.x + 2, r.y - 3 if r.y >= 12 else
+              r.bottom + 12, PASSED, 0.35)
     cv2.rectangle(out, (xs[0], ys[0]), (xs[-1], ys[-1]), BOARD, 2)
     for r in range(lat.rows):
         for c in range(lat.cols):

@@ -9,8 +9,9 @@ templates as a second opinion when a set is given (`numbers.read_digit`).
 
 Givens and entered values differ by look only (ink colour, or stroke weight):
 the digits are split into two looks when they clearly differ, the heavier,
-higher-contrast look being the givens'. Later readings keep the first one's
-givens and re-read only the other cells.
+higher-contrast look being the givens'. Weight is told by stroke width between
+glyphs of one digit only (digit shapes alone differ in stroke as much as weights
+do). Later readings keep the first one's givens and re-read only the other cells.
 
 Before anyone acts, a reading is checked: every value is 1..12 and no larger
 than its room, no glyph is barely legible, no cell holds three digits.
@@ -55,11 +56,16 @@ MAX_VALUE = 12
 LOOK_COLOUR = 45.0
 """Two looks whose inks' chroma (largest minus smallest channel) differ this much are told
 apart by colour."""
-LOOK_WEIGHT = 1.3
-"""Two looks whose strokes differ by this factor (on average) are told apart by weight."""
-WEIGHT_GAP = 1.25
-"""... and only when no stroke lies within this factor of the other look's (two digits of
-each look at least): one look's digits differ in stroke by up to a third among themselves."""
+DIGIT_WEIGHT = 1.2
+"""One digit drawn in two weights: its strokes differ by this factor at least (bold against
+regular: 1.28 or more on the bundled page's three fonts at 32-56 px cells); drawn twice in
+one weight, by a few per cent at most."""
+SHAPE_SPREAD = 1.45
+"""Digits of one weight differ in stroke among themselves by up to this factor (a serif 1 is
+all stem, its 5 mostly hairline: up to 1.40 on the bundled page's fonts, more than one
+digit's bold and regular differ), so stroke tells weight surely only between glyphs of one
+digit; a digit drawn one way only is placed by the others' strokes only when it lies
+further than this from a glyph of one weight and within it of every glyph of the other."""
 
 
 @dataclass(frozen=True)
@@ -191,7 +197,7 @@ def _cells(rgb: np.ndarray, lattice: Lattice, skip: tuple[bool, ...],
 
 def _assemble(lattice: Lattice, rooms: Rooms, cells: list[CellValue | None],
               templates: TemplateSet | None, previous: RippleReading | None) -> RippleReading:
-    given = _givens(cells) if previous is None else previous.given
+    given = _givens(cells, lattice) if previous is None else previous.given
     values = tuple(_value(c) for c in cells)
     return RippleReading(lattice, rooms, values, given, tuple(cells),
                          None if templates is None else templates.name)
@@ -250,7 +256,11 @@ def _read_cell(frame_rgb: np.ndarray, frame_dep: np.ndarray, lattice: Lattice, i
     strong = int(dep[mine].max())
     core = mine & (dep >= 0.9 * strong)
     colour = np.median(patch[core], axis=0)
-    strokes = [_stroke(mask) for *_, mask in glyphs]
+    # Ink as a share of the way from the cell's own colour (a highlighted cell departs from
+    # the board's) to the digits' strongest.
+    base = float(np.median(dep))
+    strokes = [_stroke(mask, (_around(dep, x, y, w, h) - base) / max(strong - base, 1.0))
+               for x, y, w, h, mask in glyphs]
     height = max(h for _, _, _, h, _ in glyphs)
     return CellValue(number, (float(colour[0]), float(colour[1]), float(colour[2])),
                      float(np.mean(strokes)) / height)
@@ -334,19 +344,36 @@ def _merge(a: tuple[int, int, int, int, np.ndarray], b: tuple[int, int, int, int
     return x0, y0, x1 - x0, y1 - y0, mask
 
 
-def _stroke(mask: np.ndarray) -> float:
-    """A glyph's mean stroke width: twice its area over its outline's length (a stroke of
-    length L and width w has area Lw and outline 2L), so alike across digits of one weight."""
+def _around(dep: np.ndarray, x: int, y: int, w: int, h: int) -> np.ndarray:
+    """The departure over a glyph's box and one pixel around it (zero past the cell)."""
+    out = np.zeros((h + 2, w + 2), np.float32)
+    y0, x0 = max(y - 1, 0), max(x - 1, 0)
+    part = dep[y0:y + h + 1, x0:x + w + 1]
+    out[y0 - y + 1:y0 - y + 1 + part.shape[0], x0 - x + 1:x0 - x + 1 + part.shape[1]] = part
+    return out
+
+
+def _stroke(mask: np.ndarray, ink: np.ndarray) -> float:
+    """A glyph's mean stroke width: twice its ink over its outline's length (a stroke of
+    length L and width w has ink Lw and outline 2L).
+
+    `ink` (the glyph's box and a pixel around it, 1 for full ink) counts the
+    antialiased pixels on a stroke's edges by their share: at 12-20 px digits a
+    pixel is a sizeable part of a stroke, and a threshold's mask makes one
+    digit's bold and regular strokes differ by as little as a tenth.
+    """
     padded = np.pad(mask, 1).astype(np.uint8)
+    near = cv2.dilate(padded, np.ones((3, 3), np.uint8)).astype(bool)
     contours, _ = cv2.findContours(padded, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     outline = sum(cv2.arcLength(c, True) for c in contours)
-    return 2.0 * float(padded.sum()) / max(outline, 1.0)
+    return 2.0 * float(np.clip(ink[near], 0.0, 1.0).sum()) / max(outline, 1.0)
 
 
-def _givens(cells: list[CellValue | None]) -> tuple[bool, ...]:
+def _givens(cells: list[CellValue | None], lattice: Lattice) -> tuple[bool, ...]:
     """Which values are givens: all of them unless the digits show two clearly different
     looks: the more colourful one (chroma, so antialiasing's greys do not count) is the
-    entered values', else the lighter weight (mean stroke width against height).
+    entered values', else the lighter weight (`_heavy`). UnreadableDigits for a cell
+    whose look cannot be told.
     """
     found = [i for i, c in enumerate(cells) if c is not None]
     given = [c is not None for c in cells]
@@ -359,16 +386,54 @@ def _givens(cells: list[CellValue | None]) -> tuple[bool, ...]:
         for i, c in zip(found, chroma, strict=True):
             given[i] = bool(c < cut)
         return tuple(given)
-    strokes = np.log([cells[i].stroke for i in found])  # type: ignore[union-attr]
-    cut = _gap_cut(strokes)
-    if cut is None:
-        return tuple(given)
-    thin, thick = strokes[strokes < cut], strokes[strokes >= cut]
-    if min(len(thin), len(thick)) >= 2 and thick.min() - thin.max() >= np.log(WEIGHT_GAP) \
-            and thick.mean() - thin.mean() >= np.log(LOOK_WEIGHT):
-        for i, s in zip(found, strokes, strict=True):
-            given[i] = bool(s >= cut)
+    heavy = _heavy({i: cells[i] for i in found}, lattice)  # type: ignore[misc]
+    for i, h in heavy.items():
+        given[i] = h
     return tuple(given)
+
+
+def _heavy(cells: dict[int, CellValue], lattice: Lattice) -> dict[int, bool]:
+    """Which cells' values are drawn in the heavier of two weights (all, for one weight).
+
+    A glyph's stroke width depends on its shape as much as on its weight (a
+    serif 5 in bold is as thin as a serif 1 in regular), so two weights are
+    seen only in one digit drawn both ways, and each such digit's glyphs are
+    placed by its own two strokes. A digit drawn one way only is placed by
+    `SHAPE_SPREAD`; one that fits both weights or neither is refused
+    (UnreadableDigits), never guessed. Without a digit drawn both ways the
+    board shows one weight: on a started board whose entered and given digits
+    are all different, the entered ones are then taken for givens, which only
+    binds the solver more (on a puzzle of one solution a right entry leaves
+    that solution, a wrong one none).
+    """
+    logs = {i: float(np.log(c.stroke)) for i, c in cells.items()}
+    by_value: dict[int, list[int]] = {}
+    for i, c in cells.items():
+        by_value.setdefault(c.number.value, []).append(i)
+    heavy: dict[int, bool] = {}
+    for members in by_value.values():
+        strokes = np.array([logs[i] for i in members])
+        cut = _gap_cut(strokes)
+        if cut is not None and strokes[strokes >= cut].min() - strokes[strokes < cut].max() \
+                >= np.log(DIGIT_WEIGHT):
+            heavy.update({i: logs[i] >= cut for i in members})
+    if not heavy:
+        return {i: True for i in cells}
+    light = [logs[i] for i, h in heavy.items() if not h]
+    bold = [logs[i] for i, h in heavy.items() if h]
+    spread = np.log(SHAPE_SPREAD)
+    for i in sorted(set(cells) - set(heavy)):
+        s = logs[i]
+        not_light = s > min(light) + spread or s < max(light) - spread
+        not_heavy = s > min(bold) + spread or s < max(bold) - spread
+        if not_light == not_heavy:
+            r, c = divmod(i, lattice.cols)
+            raise UnreadableDigits(
+                f"the {cells[i].number.value} at row {r + 1} column {c + 1} is drawn in one "
+                "weight only, not surely a given's or an entered value's (other digits show "
+                "both weights)", region=astuple(lattice.cell(i)))
+        heavy[i] = not_light
+    return heavy
 
 
 def _gap_cut(values: np.ndarray) -> float | None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
 from autoplayer.errors import InputError
 from autoplayer.games.nonogram.model import (
@@ -24,6 +23,7 @@ from autoplayer.games.nonogram.model import (
 )
 from autoplayer.limits import shown, whole_number
 
+TYPE_CHECKING = False  # as typing's, without importing typing (start-up time)
 if TYPE_CHECKING:
     import numpy as np
 

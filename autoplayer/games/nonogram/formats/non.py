@@ -10,7 +10,6 @@ is a partial grid in the same form with `?` for an unknown cell.
 
 from __future__ import annotations
 
-import html
 import re
 
 from autoplayer.errors import InputError
@@ -181,6 +180,10 @@ def _value(rest: str) -> str:
     """A property value: quoted or bare, HTML entities decoded."""
     if rest.startswith('"') and rest.count('"') >= 2:
         rest = rest[1:rest.rindex('"')]
+    if "&" not in rest:
+        return rest
+    import html  # its table of entities costs a small solve a quarter of its start-up
+
     return html.unescape(rest)
 
 
@@ -193,6 +196,8 @@ def format(puzzle: Puzzle) -> str:
     for key, value in (("title", puzzle.title), ("by", puzzle.author),
                        ("copyright", puzzle.copyright)):
         if value:
+            import html
+
             out.append(f'{key} "{html.escape(common.one_line(value))}"')
     out += [f"width {puzzle.width}", f"height {puzzle.height}", "", "rows"]
     out += [",".join(map(str, c)) if c else "0" for c in puzzle.rows]

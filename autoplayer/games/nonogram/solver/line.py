@@ -18,9 +18,10 @@ each run of allowed positions.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
 
+TYPE_CHECKING = False  # as typing's, without importing typing (start-up time)
 if TYPE_CHECKING:
     import numpy as np
 
@@ -57,21 +58,17 @@ _Runs = tuple[tuple[int, int], ...]
 runs of each length in turn, shortest first; length 0 for a step between two."""
 
 
-class _Layout(NamedTuple):
-    """Constants for working on a clue's packed sets, one block per slot."""
+_Layout = namedtuple("_Layout", "runs blocks doubling shifts fold_empty fold_fill")
+_Layout.__doc__ = """Constants for working on a clue's packed sets, one block per slot (a
+plain namedtuple: typing.NamedTuple would import typing, a cost at every start-up).
 
-    runs: _Runs
-    """How to narrow fillable cells to each of the clue's block lengths' starts."""
-    blocks: tuple[tuple[int, int], ...]
-    """Per block, (length + 1, index of its length among the clue's, shortest first)."""
-    doubling: tuple[tuple[int, int], ...]
-    """(slots, shift): the doubling steps that grow each block's run to a power of two."""
-    shifts: tuple[tuple[int, int], ...]
-    """(slots, shift): moves by the rest of each block's length, bit by bit."""
-    fold_empty: tuple[int, ...]
-    """Shifts that OR k+1 slots into the lowest."""
-    fold_fill: tuple[int, ...]
-    """Shifts that OR k slots into the lowest."""
+- runs (_Runs): how to narrow fillable cells to each of the clue's block lengths' starts;
+- blocks: per block, (length + 1, index of its length among the clue's, shortest first);
+- doubling: (slots, shift), the doubling steps that grow each block's run to a power of two;
+- shifts: (slots, shift), moves by the rest of each block's length, bit by bit;
+- fold_empty: shifts that OR k+1 slots into the lowest;
+- fold_fill: shifts that OR k slots into the lowest.
+"""
 
 
 def _fold(slots: int, stride: int) -> tuple[int, ...]:

@@ -8,19 +8,16 @@ cell whose worse branch still decides the most cells).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from autoplayer.games.nonogram.solver.propagate import Board, Engine
 
 
-@dataclass
 class Branch:
     """A cell to guess on and the propagated board for each of its values."""
 
-    row: int
-    column: int
-    filled: Board
-    empty: Board
+    __slots__ = ("column", "empty", "filled", "row")
+
+    def __init__(self, row: int, column: int, filled: Board, empty: Board) -> None:
+        self.row, self.column, self.filled, self.empty = row, column, filled, empty
 
 
 def _merge_agreements(engine: Engine, board: Board, a: Board, b: Board) -> bool | None:

@@ -5,24 +5,29 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from autoplayer.games.nonogram.solver.line import masks_of
 from autoplayer.games.nonogram.solver.probe import probe
 from autoplayer.games.nonogram.solver.propagate import Board, Engine, Line, Timeout
 
+TYPE_CHECKING = False  # as typing's, without importing typing (start-up time)
 if TYPE_CHECKING:
+    from typing import Any, Literal
+
     import numpy as np
 
     from autoplayer.games.nonogram.model import Puzzle
+
+    Backend = Literal["auto", "probe", "search", "sat"]
+else:
+    Backend = str
 
 
 NODE_BUDGET = 4
 """Search nodes (each fully probed) before the SAT back end takes over."""
 
-Backend = Literal["auto", "probe", "search", "sat"]
+BACKENDS: tuple[str, ...] = ("auto", "probe", "search", "sat")
 """What `solve` runs once line logic stalls. "auto" is the pipeline; the others force
 one path each, so that tests (and anyone chasing a wrong answer) can check every
 path, not only the one a puzzle happens to take:
@@ -32,8 +37,8 @@ path, not only the one a puzzle happens to take:
 - "probe": probing only, no guess: UNIQUE when it decides every cell, else STALLED;
 - "search": probe-guided search to the end, never SAT;
 - "sat": SAT straight after line logic, no probing.
+(`Backend` is the type of one of them.)
 """
-BACKENDS: tuple[str, ...] = get_args(Backend)
 
 
 def _sat_back_end() -> Callable[..., tuple[list[Board], bool]] | None:
@@ -73,17 +78,23 @@ class Verdict(enum.Enum):
     """Logic-only (or probe-only) run: logic stopped with cells still unknown."""
 
 
-@dataclass
 class SolveStats:
-    lines_solved: int = 0
-    """Line-solver runs (cache misses)."""
-    cache_hits: int = 0
-    probes: int = 0
-    nodes: int = 0
-    """Search nodes (the root counts as one once probing starts)."""
-    sat: bool = False
-    """Whether the search ran out of its node budget and the SAT back end finished."""
-    seconds: float = 0.0
+    """What a solve did. `lines_solved`: line-solver runs (cache misses); `nodes`: search
+    nodes (the root counts as one once probing starts); `sat`: whether the search ran out
+    of its node budget and the SAT back end finished. (Not a dataclass: see `Puzzle`.)"""
+
+    __slots__ = ("cache_hits", "lines_solved", "nodes", "probes", "sat", "seconds")
+
+    def __init__(self, lines_solved: int = 0, cache_hits: int = 0, probes: int = 0,
+                 nodes: int = 0, sat: bool = False, seconds: float = 0.0) -> None:
+        self.lines_solved, self.cache_hits, self.probes = lines_solved, cache_hits, probes
+        self.nodes, self.sat, self.seconds = nodes, sat, seconds
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={getattr(self, k)!r}" for k in ("lines_solved", "cache_hits",
+                                                                "probes", "nodes", "sat",
+                                                                "seconds"))
+        return f"SolveStats({shown})"
 
 
 class SolveResult:

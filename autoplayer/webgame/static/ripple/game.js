@@ -6,17 +6,8 @@
 (function () {
   const cfg = JSON.parse(document.getElementById("config").textContent);
   const P = cfg.puzzle, look = cfg.look, scheme = cfg.scheme;
+  const commit = cfg.commit || "none", focusRule = cfg.focus || "none", lag = cfg.lag || 0;
   const R = P.rows, C = P.cols, N = R * C;
-  // The cell size asked for, made smaller when the board would not fit the window (as
-  // sites do); never below 24 px.
-  const canvas = document.getElementById("board");
-  const fit = (space, n) => Math.floor((space - 4) / n);
-  const top = canvas.getBoundingClientRect().top;
-  const pitch = Math.max(24, Math.min(look.cell, fit(window.innerHeight - top - 40, R),
-                                      fit(window.innerWidth - 60, C)));
-  const load = Math.random().toString(36).slice(2, 10);
-  document.body.className = look.theme;
-
   const THEMES = {
     light: {
       cell: "#ffffff", thin: "#aeb5be", thick: "#1b2027", colour: "#d2452c", given: "#14181d",
@@ -27,22 +18,65 @@
       enteredColour: "#72b4ff", enteredWeight: "#f3f5f7", cursor: "#ffd24a", pencil: "#8d97a2",
     },
   };
-  const FONTS = {
-    sans: '"DejaVu Sans", "Liberation Sans", sans-serif',
-    serif: '"Liberation Serif", "DejaVu Serif", serif',
-    mono: '"DejaVu Sans Mono", "Liberation Mono", monospace',
-  };
   const col = THEMES[look.theme];
-  const family = FONTS[look.font];
-  const borderW = look.border === "thick" ? Math.max(3, Math.round(pitch / 12)) : 2;
   const borderColour = look.border === "thick" ? col.thick : col.colour;
-  const margin = Math.ceil(borderW / 2) + 1;
-
+  document.body.style.setProperty("--rule", borderColour);
+  document.body.style.setProperty("--rule-thin", col.thin);
+  document.body.style.setProperty("--cell", col.cell);
   // --- the room of each cell and the size of each room ---------------------------------
   const roomSize = {};
   P.rooms.forEach((r) => { roomSize[r] = (roomSize[r] || 0) + 1; });
   const sizeOf = (cell) => roomSize[P.rooms[cell]];
   const maxValue = Math.max(...Object.values(roomSize));
+  // menu=panel: a ruled menu bar and toolbar above the board (they do nothing).
+  if (look.menu === "panel") {
+    const panel = document.getElementById("panel");
+    const row = (cls, labels) => {
+      const div = document.createElement("div");
+      div.className = cls;
+      labels.forEach((t) => { const b = document.createElement("div"); b.textContent = t; div.appendChild(b); });
+      panel.appendChild(div);
+    };
+    row("menus", ["File", "Edit", "Display", "Setting", "Input", "Mode", "Other", "Help"]);
+    row("tools", ["\u21b6", "\u21b7", "\u2713", "\u2715", "\u25a1", "\u25a0", "\u25cb",
+                  "\u25cf", "\u2190", "\u2192"]);
+    panel.hidden = false;
+  }
+  // scheme=pad: a button per value beside the board, three to a row.
+  const padEl = document.getElementById("pad");
+  if (scheme === "pad") {
+    const side = Math.max(34, Math.min(48, look.cell));
+    padEl.style.gridTemplateColumns = `repeat(3, ${side}px)`;
+    for (let v = 1; v <= maxValue; v++) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = String(v);
+      b.dataset.value = String(v);
+      b.style.width = b.style.height = side + "px";
+      b.style.fontSize = Math.round(side * 0.5) + "px";
+      padEl.appendChild(b);
+    }
+    padEl.hidden = false;
+  }
+  // The cell size asked for, made smaller when the board would not fit the window (as
+  // sites do); never below 24 px.
+  const canvas = document.getElementById("board");
+  const fit = (space, n) => Math.floor((space - 4) / n);
+  const top = canvas.getBoundingClientRect().top;
+  const beside = scheme === "pad" ? padEl.getBoundingClientRect().width + 18 : 0;
+  const pitch = Math.max(24, Math.min(look.cell, fit(window.innerHeight - top - 40, R),
+                                      fit(window.innerWidth - 60 - beside, C)));
+  const load = Math.random().toString(36).slice(2, 10);
+  document.body.className = look.theme;
+
+  const FONTS = {
+    sans: '"DejaVu Sans", "Liberation Sans", sans-serif',
+    serif: '"Liberation Serif", "DejaVu Serif", serif',
+    mono: '"DejaVu Sans Mono", "Liberation Mono", monospace',
+  };
+  const family = FONTS[look.font];
+  const borderW = look.border === "thick" ? Math.max(3, Math.round(pitch / 12)) : 2;
+  const margin = Math.ceil(borderW / 2) + 1;
 
   // --- state ----------------------------------------------------------------------------
   const values = cfg.initial ? cfg.initial.slice() : new Array(N).fill(0);
@@ -50,6 +84,7 @@
   let active = Number.isInteger(cfg.cursor) ? cfg.cursor : -1;
   let typedIn = -1; // the cell whose value the previous key typed (a second digit joins it)
   let events = 0, clicks = 0, keys = 0, seq = 0, solved = false;
+  let dropped = 0, pending = "", busyUntil = 0;
   if (look.pencil === "corners") seedPencil();
 
   function seedPencil() {
@@ -178,12 +213,17 @@
   // --- reporting ----------------------------------------------------------------------------
   const statusEl = document.getElementById("status");
   const movesEl = document.getElementById("moves");
+  const entryEl = document.getElementById("entry");
   document.getElementById("puzzle-name").textContent = P.title;
-  document.getElementById("help").textContent = scheme === "count"
+  document.getElementById("help").textContent = (scheme === "count"
     ? "Click a cell to select it; click it again to count up, right-click to count down. "
       + "Backspace clears."
-    : "Click a cell and type its number (10 to 12: two keys). Backspace clears; "
-      + "arrow keys move; Shift+digit writes a note.";
+    : scheme === "pad"
+      ? "Click a cell, then its number on the pad. Backspace clears; arrow keys move."
+      : "Click a cell and type its number (10 to 12: two keys)"
+        + (commit === "enter" ? ", then Enter" : "") + ". Backspace clears; "
+        + "arrow keys move; Shift+digit writes a note.")
+    + (focusRule === "click" ? " Click the board once to start." : "");
   function post(kind, body) {
     body.session = cfg.session;
     body.load = load;
@@ -192,22 +232,41 @@
     }).catch(() => {});
   }
   function reportState() {
-    post("state", { seq: ++seq, values, solved, events, clicks, keys, rows: R, cols: C, active });
+    post("state", { seq: ++seq, values, solved, events, clicks, keys, dropped, pending,
+                    rows: R, cols: C, active, focused: hasFocus() });
   }
   function layout() {
     const r = canvas.getBoundingClientRect();
     return {
-      session: cfg.session, rows: R, cols: C, pitch, borderW, scheme, look,
+      session: cfg.session, rows: R, cols: C, pitch, borderW, scheme, commit, focus: focusRule,
+      lag, look,
       board: { x: r.left + xAt(0), y: r.top + yAt(0), w: C * pitch, h: R * pitch },
+      pad: scheme === "pad" ? rectOf(padEl) : null,
+      panel: look.menu === "panel" ? rectOf(document.getElementById("panel")) : null,
       devicePixelRatio: dpr,
     };
+  }
+  function rectOf(el) {
+    const b = el.getBoundingClientRect();
+    return { x: b.left, y: b.top, w: b.width, h: b.height };
   }
   function reportLayout() {
     window.rippleLayout = layout();
     return post("layout", window.rippleLayout);
   }
+  // lag=MS: an input is drawn MS ms after it came, and input arriving meanwhile is dropped
+  // (a page busy drawing); without lag it is drawn at once.
+  function busy() {
+    if (performance.now() < busyUntil) { dropped++; reportState(); return true; }
+    busyUntil = performance.now() + lag;
+    return false;
+  }
   function changed() {
+    if (lag) setTimeout(redraw, lag); else redraw();
+  }
+  function redraw() {
     solved = isSolved();
+    entryEl.textContent = pending ? "Entry: " + pending + " (Enter)" : "";
     statusEl.textContent = solved ? "Solved!" : "Fill every room with 1 to its size.";
     statusEl.classList.toggle("solved", solved);
     movesEl.textContent = String(events);
@@ -227,15 +286,22 @@
   canvas.addEventListener("mousedown", (ev) => {
     if (ev.button !== 0 && ev.button !== 2) return;
     ev.preventDefault();
-    canvas.focus();
+    if (focusRule !== "click") canvas.focus();
     const r = canvas.getBoundingClientRect();
     const c = Math.floor((ev.clientX - r.left - margin) / pitch);
     const row = Math.floor((ev.clientY - r.top - margin) / pitch);
     if (c < 0 || c >= C || row < 0 || row >= R) return;
     const cell = row * C + c;
+    if (busy()) return;
     events++;
     clicks++;
     typedIn = -1;
+    pending = "";
+    if (focusRule === "click" && !focused) {
+      focused = true;  // the first click only gives the board the keyboard focus
+      changed();
+      return;
+    }
     if (scheme === "count") {
       if (ev.button === 2) count(cell, -1);
       else if (cell === active) count(cell, +1);
@@ -244,9 +310,29 @@
     changed();
   });
   canvas.addEventListener("contextmenu", (ev) => ev.preventDefault());
+  // focus=click: the keys go to the board only once a click has given it the focus (the
+  // page draws nothing to show it); a click elsewhere takes it away.
+  let focused = false;
+  function hasFocus() { return focusRule === "click" ? focused : true; }
+  if (focusRule === "click") {
+    window.addEventListener("blur", () => { focused = false; });
+    document.addEventListener("mousedown", (ev) => { if (ev.target !== canvas && !padEl.contains(ev.target)) focused = false; });
+  }
+  padEl.addEventListener("mousedown", (ev) => {
+    const b = ev.target.closest("button");
+    ev.preventDefault();  // the board keeps the focus
+    if (!b || ev.button !== 0 || busy()) return;
+    events++;
+    clicks++;
+    typedIn = -1;
+    if (active >= 0) setValue(active, Number(b.dataset.value));
+    changed();
+  });
   window.addEventListener("keydown", (ev) => {
-    if (active < 0) return;
+    if (active < 0 || !hasFocus()) return;
     const k = ev.key;
+    if (["Shift", "Control", "Alt", "Meta"].includes(k)) return;
+    if (busy()) { ev.preventDefault(); return; }
     const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
     let used = true;
     if (moves[k]) {
@@ -254,9 +340,18 @@
       const c = Math.min(C - 1, Math.max(0, active % C + moves[k][1]));
       active = r * C + c;
       typedIn = -1;
+      pending = "";
     } else if (k === "Backspace" || k === "Delete") {
       setValue(active, 0);
       typedIn = -1;
+      pending = "";
+    } else if (scheme === "type" && commit === "enter" && /^[0-9]$/.test(k) && !ev.shiftKey) {
+      // Typed digits wait in the entry field (beside the status, not on the board).
+      pending = (pending + k).replace(/^0+/, "").slice(-2);
+    } else if (scheme === "type" && commit === "enter" && k === "Enter") {
+      const v = Number(pending);
+      if (v >= 1 && v <= maxValue) setValue(active, v);
+      pending = "";
     } else if (scheme === "type" && /^[0-9]$/.test(k) && !ev.shiftKey) {
       const d = Number(k);
       const joined = values[active] * 10 + d;
@@ -277,6 +372,7 @@
   });
   document.getElementById("restart").addEventListener("click", () => {
     values.fill(0);
+    pending = "";
     typedIn = -1;
     changed();
   });
