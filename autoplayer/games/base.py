@@ -100,9 +100,6 @@ class Game(Generic[ReadingT, SolutionT, MoveT]):
     monotone: bool = False
     """Every batch must leave fewer units wrong than the one before, or the loop stops (a
     game that undoes what the bot did would otherwise be played back and forth)."""
-    one_at_a_time: bool = False
-    """Each gesture of a batch is sent only once the board has drawn the one before and
-    settled (a game that animates each move, and may drop input while it does)."""
 
     def read(self, frame: Frame, previous: ReadingT | None = None) -> ReadingT:
         raise NotImplementedError
@@ -163,6 +160,10 @@ class Game(Generic[ReadingT, SolutionT, MoveT]):
     """The game may drop input that comes while it draws the last: the mid-end sends each
     gesture only once the one before has changed the window (or shown nothing for a
     moment)."""
+    paced_quiet: float = 0.02
+    """For a paced game: how long the window must hold still after a gesture changed it
+    for the gesture to count as drawn (a game that animates each move needs longer than
+    the gap between two drawn frames of the animation)."""
 
     exploring: bool = False
     """The last plan held a probe, whose batch may not bring the board closer."""

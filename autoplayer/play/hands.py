@@ -22,8 +22,6 @@ if TYPE_CHECKING:
 
 DriverFactory = Callable[[Rect, Pace, float | None], Any]
 
-PACED_QUIET = 0.02
-"""A paced gesture is drawn once the window changed and then held still this long."""
 PACED_LIMIT = 0.3
 """A paced gesture that changes nothing for this long is taken as handled (a click on the
 cell already selected, a key the page ignores): the verification judges it."""
@@ -129,6 +127,7 @@ class Hands:
         """Each gesture once the window shows the one before (never pressing again before
         seeing what the last press did: a page busy drawing drops what comes meanwhile)."""
         last = frame.pixels
+        quiet = self.game.paced_quiet  # drawn: the window changed, then held still this long
         for g in body:
             driver.perform([g])
             if isinstance(g, Move):
@@ -138,7 +137,7 @@ class Hands:
             def drawn(m: Moment, before: Any = before) -> bool:
                 now = m.frame.pixels
                 changed = now.shape != before.shape or not np.array_equal(now, before)
-                return changed and m.held >= PACED_QUIET
+                return changed and m.held >= quiet
 
             moment = observe(self.source, drawn, limit=PACED_LIMIT, poll=PACED_POLL)
             last = moment.frame.pixels

@@ -49,12 +49,6 @@ ANSWER_LIMIT = 4.0
 """Longest watch (an answer that pulses never settles)."""
 ANSWER_POLL = 0.02
 """Captures this far apart while watching for the answer (a flash lasts ~0.1 s)."""
-DRAWN_QUIET = 0.06
-"""For a game played one gesture at a time: the board changed and then held still this
-long has drawn the gesture (its animation is over)."""
-DRAWN_NOTHING = 0.6
-"""...or showed no change for this long: the gesture did nothing."""
-DRAWN_POLL = 0.02
 
 
 def play(
@@ -258,8 +252,7 @@ class Loop:
         with stage(report, "plan"):
             gestures = list(game.gestures(reading, moves))
         effect = ending.effect(before.pixels.shape, game.cells(reading, moves), gestures)
-        interrupt = self._interrupt(before, effect) if watched else (
-            self._each_drawn(before) if game.one_at_a_time else None)
+        interrupt = self._interrupt(before, effect) if watched else None
         self.hands.frame, self.hands.reading = before, reading
         with stage(report, "input"):
             sent = self.hands.act(gestures, interrupt=interrupt)
@@ -292,27 +285,6 @@ class Loop:
         """Whether the game has changed beyond a batch being sent (it answered)."""
         watch = ending.Watch(before, effect, self.surroundings, self.game.board(self.reading))
         return lambda: watch.look(self.source.grab(), 0.0)
-
-    def _each_drawn(self, before: Any) -> Callable[[], bool]:
-        """Asked before each gesture after the first: waits until the board has drawn the
-        one before (changed, then still for DRAWN_QUIET) or shown nothing for
-        DRAWN_NOTHING; never stops the batch."""
-        board = self.game.board(self.reading)
-        last = [watched(before, board).copy()]
-
-        def judge(m: Moment) -> bool:
-            now = watched(m.frame, board)
-            changed = now.shape != last[0].shape or not bool((now == last[0]).all())
-            return (changed and m.held >= DRAWN_QUIET) or m.waited >= DRAWN_NOTHING
-
-        def drawn() -> bool:
-            with stage(self.report, "verify"):
-                moment = observe(self.source, judge, region=board, limit=SETTLE_TIMEOUT,
-                                 poll=DRAWN_POLL)
-            last[0] = watched(moment.frame, board).copy()
-            return False
-
-        return drawn
 
     def _answered(self, before: Any, effect: ending.Effect, frame: Any) -> None:
         """The game's answer, seen between `before` and `frame`; the play is over."""

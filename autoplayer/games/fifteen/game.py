@@ -11,7 +11,7 @@ the goal: the reader does not read status-bar text (Tatham's "COMPLETED!").
 How the game takes input is not assumed: a short experiment through the
 mid-end (`learning`) finds out what clicks and arrow keys do, and it is kept
 per window (`rules`) so a game seen before costs nothing. The mid-end sends
-each click only once the game has drawn the one before (`one_at_a_time`): a
+each click only once the game has drawn the one before (`paced`): a
 game may drop input while a slide animates.
 """
 
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 SLIDE_SECONDS = 0.13
 """Tatham's Fifteen animates each slide this long (our page as long)."""
 PACE = Pace(gesture=0.02, click=0.01)
-"""The mid-end waits for each slide to be drawn before the next click (`one_at_a_time`), so
+"""The mid-end waits for each slide to be drawn before the next click (`paced`), so
 each click lands on a still board and a person can follow the play."""
 ASSUMED = Input(near=True, far="run")
 """What a dry run counts clicks for when no profile says otherwise (it learns nothing)."""
@@ -111,7 +111,10 @@ class FifteenGame(Game[Reading, Path, Step]):
 
     name = "fifteen"
     unit = "tile"
-    one_at_a_time = True
+    paced = True
+    paced_quiet = 0.06
+    """A slide animates: two captures 20 ms apart can show one frame of it; three frames
+    of stillness (at 50 fps and more) end it."""
 
     def __init__(self, solver: str | None = None, pace: Pace = PACE,
                  clicks_per_batch: int = CLICKS_PER_BATCH, *, rules: Input | None = None,

@@ -12,7 +12,6 @@ profiles, so a game seen before costs no experiment.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,16 +115,15 @@ def load_input(path: Path) -> Input:
 
 def save_input(path: Path, rules: Input, window: Mapping[str, Any] | None = None) -> None:
     """Written whole to a temp file and renamed: a reader never sees half a profile."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(rules.as_json(window), indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    from autoplayer.profiles import save_json
+
+    save_json(path, rules.as_json(window))
 
 
 def profile_for(wm_class: Any, title: str) -> tuple[dict[str, Any], Path]:
-    """The window key and profile file for a sliding-puzzle window (the nonogram profiles'
-    naming, with the puzzle kind in the key so one window keeps one file per kind)."""
-    from autoplayer.games.nonogram.rules import profile_path, window_key
+    """The window key and profile file for a sliding-puzzle window (`autoplayer.profiles`,
+    the file named for this kind of game: one window may hold several)."""
+    from autoplayer.profiles import profile_path, window_key
 
-    key = {**window_key(wm_class, title), "puzzle": "sliding"}
-    return key, profile_path(key)
+    key = window_key(wm_class, title)
+    return key, profile_path(key, "fifteen")
