@@ -222,3 +222,29 @@ def test_a_board_showing_2_to_16_is_read_and_its_gap_goes_first() -> None:
     goal = infer_goal(reading.board)
     assert isinstance(goal, Goal) and goal.cells == (0, *range(2, 17))
     assert "first" in goal.reason
+
+
+def test_one_barely_read_tile_is_named_by_the_others_and_two_are_not():
+    """A tile read with too little confidence is taken only when it is the one such tile
+    and the surely read others leave it exactly the one number nobody shows."""
+    import pytest
+
+    from autoplayer.errors import InputError
+    from autoplayer.games.fifteen.reader import MIN_CONFIDENCE, _validate
+    from autoplayer.geometry import Rect
+    from autoplayer.vision.grid import Grid
+    from autoplayer.vision.numbers import ClueNumber
+
+    grid = Grid(xs=((0, 40), (50, 90), (100, 140)), ys=((0, 40), (50, 90), (100, 140)))
+    cells = tuple(Rect(x0, y0, x1 - x0, y1 - y0) for y0, y1 in grid.ys for x0, x1 in grid.xs)
+    weak = MIN_CONFIDENCE / 2
+
+    def numbers(confidences: dict[int, float]) -> list[ClueNumber | None]:
+        values = [4, 1, 3, 2, 8, 5, 7, 6, None]
+        return [None if v is None else ClueNumber(v, confidences.get(i, 0.9), (), ())
+                for i, v in enumerate(values)]
+
+    board, _ = _validate(grid, cells, numbers({0: weak}))
+    assert board.cells == (4, 1, 3, 2, 8, 5, 7, 6, 0)
+    with pytest.raises(InputError, match="confidence"):
+        _validate(grid, cells, numbers({0: weak, 4: weak}))

@@ -243,7 +243,8 @@ def _span(rects: Iterable[Rect]) -> Rect:
 def _validate(grid: Grid, cells: tuple[Rect, ...], numbers: list[ClueNumber | None]
               ) -> tuple[Board, list[ClueNumber | None]]:
     """Each of 1..N-1 exactly once (or 2..N, when the tiles show N and no 1: a game whose
-    gap stands first when solved); a glyph barely read fails even then.
+    gap stands first when solved); a glyph barely read fails even then, unless it is the
+    only one and every other tile, read surely, leaves it the one number missing.
 
     When a few numbers clash (two tiles read alike, one out of range) and each
     doubtful one has a next-best reading that is exactly a number nobody shows,
@@ -273,11 +274,16 @@ def _validate(grid: Grid, cells: tuple[Rect, ...], numbers: list[ClueNumber | No
                              "(or a tile is still sliding)", region=_region(_span([cells[j],
                                                                                   cells[i]])))
         seen[num.value] = i
-    weakest = min((i for i, num in enumerate(numbers) if num is not None),
+    weak = sorted((i for i, num in enumerate(numbers)
+                   if num is not None and num.confidence < MIN_CONFIDENCE),
                   key=lambda i: numbers[i].confidence)  # type: ignore[union-attr]
-    num = numbers[weakest]
-    assert num is not None
-    if num.confidence < MIN_CONFIDENCE:
+    # One barely read tile on a board whose other tiles, each read surely, leave it the one
+    # number nobody else shows is named by them; two, or a board short of tiles, are not.
+    vouched = len(weak) == 1 and len(seen) == n - 1
+    if weak and not vouched:
+        weakest = weak[0]
+        num = numbers[weakest]
+        assert num is not None
         raise InputError(f"{where(weakest)} reads {num.value} with confidence "
                          f"{num.confidence:.2f} only:\n" + _pictures(num),
                          region=_region(cells[weakest]))
