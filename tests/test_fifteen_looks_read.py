@@ -20,7 +20,8 @@ DRAWS = 6
 FLOOR = 4
 """Exact readings a run needs of its draws. Known refusals: a 3x3 board in serif italic
 showing its 1 (that 1 reads as a 2 and no two-digit tile names it), and now and then a
-serif 4 at 72 px read with too little confidence (taken now when the other tiles leave it the one number missing)."""
+serif 4 at 72 px read with too little confidence where another tile is in doubt too (alone,
+it is taken: the other tiles leave it the one number missing)."""
 
 
 @needs_chromium
