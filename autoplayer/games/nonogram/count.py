@@ -38,7 +38,11 @@ MAX_SIDE = 8
 """Boards are packed into one 64-bit word, and 4^n-entry line tables stay in cache."""
 
 MAX_CELLS = 48
-"""2^48 grids is 4096 times 6×6 (about 20 CPU minutes): months of CPU time."""
+"""2^48 grids is 4096 times 6×6 (about 20 CPU minutes): months of CPU time on one
+machine; larger counts are taken only with --cluster."""
+
+MAX_CLUSTER_CELLS = 56
+"""With --cluster: 7x8 still fits an int64 board with room for the kernel's masks."""
 
 MAX_GROUP = 1 << 25
 """Largest row-clue group `--unique` sorts at once (8 bytes a grid, per job)."""
@@ -58,8 +62,11 @@ class CountResult:
     seconds: float
 
 
-def check_size(rows: int, columns: int) -> None:
-    """Refuse sizes the count cannot hold or finish, with the reason."""
+def check_size(rows: int, columns: int, *, most_cells: int = MAX_CELLS) -> None:
+    """Refuse sizes the count cannot hold or finish, with the reason.
+
+    `most_cells` is MAX_CELLS on one machine; a cluster takes up to MAX_CLUSTER_CELLS.
+    """
     for name, value in (("N", rows), ("M", columns)):
         if not 0 <= value <= MAX_SIDE:
             raise UserError(
@@ -67,10 +74,15 @@ def check_size(rows: int, columns: int) -> None:
                 f"word, so {MAX_SIDE}x{MAX_SIDE} is the largest square that fits"
             )
     cells = rows * columns
-    if cells > MAX_CELLS:
+    if cells > MAX_CLUSTER_CELLS:
         raise UserError(
-            f"{rows}x{columns} has 2^{cells} grids; counts above 2^{MAX_CELLS} grids are refused "
-            f"because they would take months (6x6, 2^36 grids, takes about 20 CPU minutes)"
+            f"{rows}x{columns} has 2^{cells} grids; counts above 2^{MAX_CLUSTER_CELLS} grids "
+            f"are refused: a grid must fit one 64-bit word with room for the kernel's masks"
+        )
+    if cells > most_cells:
+        raise UserError(
+            f"{rows}x{columns} has 2^{cells} grids; counts above 2^{most_cells} grids need "
+            f"--cluster (7x7 takes thousands of core-hours: docs/counts.md)"
         )
 
 
@@ -130,6 +142,7 @@ class _Plan:
     args: tuple
 
 
+@cache
 def _plan(height: int, width: int) -> _Plan:
     row_clues, row_ids = line_clues(width)
     col_clues, col_ids = line_clues(height)
