@@ -198,3 +198,23 @@ def test_sizes_out_of_range_are_refused_with_a_reason(rows: int, columns: int, w
 def test_jobs_below_one_is_refused() -> None:
     with pytest.raises(UserError, match="--jobs"):
         count_grids(2, 2, jobs=0)
+
+
+def test_the_kernel_compiled_for_one_size_counts_as_the_shared_one() -> None:
+    """Big counts run a kernel with the size built in (`kernel`); small ones never do, so
+    check it here, whole and in parts (on a square: the rectangles' code is a subset)."""
+    from autoplayer.games.nonogram.count import _plan
+    from autoplayer.games.nonogram.count_kernel import _count, kernel
+
+    rows = columns = 4
+    plan = _plan(rows, columns)
+    own = kernel(columns, rows)
+    whole = own(0, plan.n_groups, True, *plan.args)
+    assert whole == (1 << 16, LINE_SOLVABLE[(4, 4)], UNIQUE[(4, 4)])
+    rng = random.Random(44)
+    for _ in range(20):
+        lo = rng.randrange(plan.n_groups)
+        hi = min(plan.n_groups, lo + rng.randrange(1, 50))
+        for unique in (False, True):
+            assert own(lo, hi, unique, *plan.args) == _count(columns, rows, lo, hi, unique,
+                                                             *plan.args)

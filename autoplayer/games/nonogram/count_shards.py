@@ -31,7 +31,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from autoplayer.errors import UserError, printable
-from autoplayer.games.nonogram.count import _plan
+from autoplayer.games.nonogram.count import _plan, count_range
 
 SHARD_GRIDS = 1 << 35
 """Grids a shard spans: a few CPU-minutes of the kernel (about 5-10 ns a grid)."""
@@ -162,16 +162,10 @@ def nominal_grids(plan: ShardPlan, shard: int) -> int:
 
 def run_shard(rows: int, columns: int, unique: bool, shard: int, lo: int, hi: int) -> ShardResult:
     """Count one shard here (a worker process or a thread); CPU time is this thread's."""
-    import numpy as np
-
-    from autoplayer.games.nonogram.count_kernel import count_groups
-
     p = _plan(rows, columns)
-    keys = np.empty(p.max_group if unique else 1, dtype=np.int64)
-    count_groups(p.width, p.height, lo, lo, unique, *p.args, keys)  # compiled or loaded
+    count_range(p, lo, lo, unique)  # compiled or loaded before the clock starts
     began = time.thread_time()
-    grids, solvable, unique_count = count_groups(p.width, p.height, lo, hi, unique, *p.args,
-                                                 keys)
+    grids, solvable, unique_count = count_range(p, lo, hi, unique)
     cpu = time.thread_time() - began
     return ShardResult(shard, lo, hi, int(grids), int(solvable),
                        int(unique_count) if unique else None, cpu,
