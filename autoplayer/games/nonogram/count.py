@@ -289,7 +289,7 @@ def sample_count(
     almost nothing, as in the full count), so the sampled kernel time and
     counts, scaled by groups_total / groups_sampled, estimate the whole count.
     """
-    check_size(rows, columns)
+    check_size(rows, columns, most_cells=MAX_CLUSTER_CELLS)  # sampling is cheap at any size
     if rows * columns == 0:
         raise UserError("nothing to sample in an empty grid")
     plan = _plan(rows, columns)

@@ -1,0 +1,94 @@
+"""Whole shards of 7×7 and 6×7, as a cluster's workers run them: the rate per core, the
+core-hours of the whole count, and each shard checked against a brute-force recount.
+
+A shard is the unit `autoplayer count --cluster` hands a worker (about 2^35 grids).
+Random shards of the real plans are run whole on one thread (kernel CPU time), and
+random slices of each are recounted grid by grid by `count_audit` (every grid the
+slice stands for, mirror images and transposes included, each propagated alone) and
+must agree exactly. Shards are drawn with AUTOPLAYER_SEED (printed) so a run can be
+replayed; `python -m bench.bench_count_shards [SHARDS_7x7 [SHARDS_6x7]]`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+from bench.report import write_section
+
+SLICES = 4
+"""Brute-force slices per shard."""
+SLICE_GROUPS = 60
+"""Row-clue groups a slice spans (a few seconds of brute force on 7×7)."""
+RESULTS = Path(os.environ.get("COUNT_SHARD_RESULTS", "/tmp/bench_count_shards.jsonl"))
+
+
+def main() -> None:
+    from autoplayer.games.nonogram.count import _plan, count_range
+    from autoplayer.games.nonogram.count_audit import audit_groups
+    from autoplayer.games.nonogram.count_shards import nominal_grids, plan_shards, run_shard
+
+    seed = int(os.environ.get("AUTOPLAYER_SEED", random.SystemRandom().randrange(10**6)))
+    print(f"seed {seed} (AUTOPLAYER_SEED={seed} replays the draw)", flush=True)
+    rng = random.Random(seed)
+    wanted = [int(a) for a in sys.argv[1:3]] or [2, 1]
+    sizes = [((7, 7), wanted[0]), ((6, 7), wanted[1] if len(wanted) > 1 else 1)]
+    lines = [
+        f"Random whole shards of the real plans (`AUTOPLAYER_SEED={seed}`), each run on one "
+        "thread as a cluster worker runs it (kernel CPU time; the machine is shared, so the "
+        "CPU time is inflated by the other work on the second core's siblings), and "
+        f"{SLICES} random slices of {SLICE_GROUPS} row-clue groups in each recounted grid "
+        "by grid (`count_audit`: every grid the slice stands for, mirror images and kept "
+        "transposes, each propagated alone). Rate = the shard's grids (before symmetry "
+        "savings) per CPU second; core-hours = all 2^(N·M) grids at that rate.",
+        "",
+        "| size | shard | groups | grids | line-solvable | CPU s | grids/CPU s "
+        "| core-hours, whole count | brute-force slices (grids checked) |",
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for (rows, columns), count in sizes:
+        plan = plan_shards(rows, columns, False)
+        p = _plan(rows, columns)
+        for shard in rng.sample(range(plan.shards), count):
+            lo, hi = plan.bounds[shard], plan.bounds[shard + 1]
+            run_shard(rows, columns, False, shard, lo, lo)  # compile before timing
+            result = run_shard(rows, columns, False, shard, lo, hi)
+            grids = nominal_grids(plan, shard)
+            rate = grids / result.cpu_seconds
+            hours = plan.grids / rate / 3600
+            checked = 0
+            agree = 0
+            for _ in range(SLICES):
+                a = rng.randrange(lo, hi - SLICE_GROUPS)
+                began = time.thread_time()
+                brute = audit_groups(rows, columns, a, a + SLICE_GROUPS)
+                kernel = count_range(p, a, a + SLICE_GROUPS, False)
+                if brute[:2] != kernel[:2]:
+                    raise SystemExit(f"{rows}x{columns} groups [{a}, {a + SLICE_GROUPS}): "
+                                     f"brute force {brute[:2]}, kernel {kernel[:2]}")
+                agree += 1
+                checked += brute[0]
+                print(f"  slice [{a}, {a + SLICE_GROUPS}): {brute[:2]} both ways, "
+                      f"{time.thread_time() - began:.1f} s", flush=True)
+            record = {"size": f"{rows}x{columns}", "shard": shard, "groups": [lo, hi],
+                      "grids": grids, "line_solvable": result.line_solvable,
+                      "weighted_grids": result.grids, "cpu_seconds": result.cpu_seconds,
+                      "rate": rate, "core_hours": hours, "slices": agree,
+                      "slice_grids": checked, "seed": seed}
+            with RESULTS.open("a") as out:
+                out.write(json.dumps(record) + "\n")
+            lines.append(
+                f"| {rows}x{columns} | {shard} of {plan.shards} | [{lo}, {hi}) | {grids:,} "
+                f"| {result.line_solvable:,} | {result.cpu_seconds:.0f} | {rate:.3g} "
+                f"| {hours:,.0f} | {agree}/{SLICES} agree ({checked:,}) |"
+            )
+            print(lines[-1], flush=True)
+    write_section("nonogram-count-shards", "\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
