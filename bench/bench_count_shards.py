@@ -30,7 +30,7 @@ RESULTS = Path(os.environ.get("COUNT_SHARD_RESULTS", "/tmp/bench_count_shards.js
 def main() -> None:
     from autoplayer.games.nonogram.count import _plan, count_range
     from autoplayer.games.nonogram.count_audit import audit_groups
-    from autoplayer.games.nonogram.count_shards import nominal_grids, plan_shards, run_shard
+    from autoplayer.games.nonogram.count_shards import plan_shards, run_shard
 
     seed = int(os.environ.get("AUTOPLAYER_SEED", random.SystemRandom().randrange(10**6)))
     print(f"seed {seed} (AUTOPLAYER_SEED={seed} replays the draw)", flush=True)
@@ -43,10 +43,10 @@ def main() -> None:
         "CPU time is inflated by the other work on the second core's siblings), and "
         f"{SLICES} random slices of {SLICE_GROUPS} row-clue groups in each recounted grid "
         "by grid (`count_audit`: every grid the slice stands for, mirror images and kept "
-        "transposes, each propagated alone). Rate = the shard's grids (before symmetry "
-        "savings) per CPU second; core-hours = all 2^(N·M) grids at that rate.",
+        "transposes, each propagated alone). Rate = the grids the shard's counts stand for "
+        "per CPU second; core-hours = all 2^(N·M) grids at that rate.",
         "",
-        "| size | shard | groups | grids | line-solvable | CPU s | grids/CPU s "
+        "| size | shard | groups (blocks) | grids | line-solvable | CPU s | grids/CPU s "
         "| core-hours, whole count | brute-force slices (grids checked) |",
         "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
@@ -54,16 +54,16 @@ def main() -> None:
         plan = plan_shards(rows, columns, False)
         p = _plan(rows, columns)
         for shard in rng.sample(range(plan.shards), count):
-            lo, hi = plan.bounds[shard], plan.bounds[shard + 1]
-            run_shard(rows, columns, False, shard, lo, lo)  # compile before timing
-            result = run_shard(rows, columns, False, shard, lo, hi)
-            grids = nominal_grids(plan, shard)
+            ranges = plan.ranges(shard)
+            result = run_shard(rows, columns, False, shard)
+            grids = result.grids
             rate = grids / result.cpu_seconds
             hours = plan.grids / rate / 3600
             checked = 0
             agree = 0
             for _ in range(SLICES):
-                a = rng.randrange(lo, hi - SLICE_GROUPS)
+                lo, hi = rng.choice(ranges)
+                a = rng.randrange(lo, max(lo + 1, hi - SLICE_GROUPS))
                 began = time.thread_time()
                 brute = audit_groups(rows, columns, a, a + SLICE_GROUPS)
                 kernel = count_range(p, a, a + SLICE_GROUPS, False)
@@ -74,15 +74,16 @@ def main() -> None:
                 checked += brute[0]
                 print(f"  slice [{a}, {a + SLICE_GROUPS}): {brute[:2]} both ways, "
                       f"{time.thread_time() - began:.1f} s", flush=True)
-            record = {"size": f"{rows}x{columns}", "shard": shard, "groups": [lo, hi],
-                      "grids": grids, "line_solvable": result.line_solvable,
-                      "weighted_grids": result.grids, "cpu_seconds": result.cpu_seconds,
+            record = {"size": f"{rows}x{columns}", "shard": shard, "groups": result.groups,
+                      "blocks": len(ranges), "grids": grids,
+                      "line_solvable": result.line_solvable, "cpu_seconds": result.cpu_seconds,
                       "rate": rate, "core_hours": hours, "slices": agree,
                       "slice_grids": checked, "seed": seed}
             with RESULTS.open("a") as out:
                 out.write(json.dumps(record) + "\n")
             lines.append(
-                f"| {rows}x{columns} | {shard} of {plan.shards} | [{lo}, {hi}) | {grids:,} "
+                f"| {rows}x{columns} | {shard} of {plan.shards} | {result.groups:,} "
+                f"({len(ranges)}) | {grids:,} "
                 f"| {result.line_solvable:,} | {result.cpu_seconds:.0f} | {rate:.3g} "
                 f"| {hours:,.0f} | {agree}/{SLICES} agree ({checked:,}) |"
             )

@@ -50,7 +50,8 @@ def dask_client(cluster: str, workers: int):
     if cluster == "local":
         local = distributed.LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True,
-            dashboard_address=None, silence_logs=logging.ERROR,
+            dashboard_address=":0", silence_logs=logging.ERROR,  # any free port, no warning
+            preload=[__name__],  # dask_setup below, in each worker process
         )
         try:
             with distributed.Client(local) as client:
@@ -67,6 +68,15 @@ def dask_client(cluster: str, workers: int):
                         ) from None
     with client:
         yield client
+
+
+def dask_setup(worker) -> None:
+    """Run by each worker of a local cluster as it starts: Ctrl-C at the terminal reaches
+    the whole process group, and this process closes the cluster; a worker that took it
+    too would only print a traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _threads(client) -> int:
@@ -95,7 +105,7 @@ def dask_runner(client, plan: ShardPlan) -> Runner:
     """Shards on the cluster, a few per worker thread in flight (never all submitted)."""
     distributed = _distributed()
 
-    def run(tasks: Iterable[tuple[int, int, int]]) -> Iterator[ShardResult]:
+    def run(tasks: Iterable[int]) -> Iterator[ShardResult]:
         mine = _worker_signature()
         if not client.nthreads():
             print("count: the Dask scheduler has no workers yet; the shards wait for them",
@@ -111,10 +121,10 @@ def dask_runner(client, plan: ShardPlan) -> Runner:
                                 "install the same on the scheduler and every worker")
         queue = iter(tasks)
 
-        def submit(batch: list[tuple[int, int, int]]) -> list:
-            return [client.submit(run_shard, plan.rows, plan.columns, plan.unique, *t,
+        def submit(batch: list[int]) -> list:
+            return [client.submit(run_shard, plan.rows, plan.columns, plan.unique, t,
                                   key=f"count-{plan.rows}x{plan.columns}"
-                                      f"{'-unique' if plan.unique else ''}-shard-{t[0]}",
+                                      f"{'-unique' if plan.unique else ''}-shard-{t}",
                                   pure=False, retries=2)
                     for t in batch]
 
@@ -128,7 +138,7 @@ def dask_runner(client, plan: ShardPlan) -> Runner:
                     for new in submit(list(islice(queue, room))):
                         pending.add(new)
         finally:
-            for future in pending.futures:
+            for future in list(pending.futures):
                 future.cancel()
 
     return run

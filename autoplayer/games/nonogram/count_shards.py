@@ -1,10 +1,16 @@
 """A count cut into shards that any worker can run, and the checkpoint that keeps them.
 
-A shard is a range of row-clue groups (see `count_kernel.count_groups`). The plan
-depends on the size and on `--unique` alone, never on the workers, so every machine
-cuts the same shards, a checkpoint written by one run is valid for any other, and the
-answer is the same sum whatever ran it. Shards hold about SHARD_GRIDS grids each
-(a few CPU-minutes), counted by the groups they span; small sizes get MIN_SHARDS.
+A shard is a set of blocks of consecutive row-clue groups (see
+`count_kernel.count_groups`), dealt out across the whole range of groups: the work
+is far from even along it (the symmetry savings skip almost every group past the
+first quarter, whose row clues are not the least of their mirror images), so a
+shard of consecutive groups would take minutes or nothing. The blocks are numbered
+in a scrambled order (an affine permutation) and shard i takes every S-th of them,
+so every shard samples the whole range and costs about the same. The plan depends
+on the size and on `--unique` alone, never on the workers, so every machine cuts the
+same shards, a checkpoint written by one run is valid for any other, and the answer
+is the same sum whatever ran it. Shards hold about SHARD_GRIDS grids each (a few
+CPU-minutes); small sizes get MIN_SHARDS.
 
 The checkpoint directory holds `plan.json` (what is counted, how it is cut) and
 `shards.jsonl`, one JSON line per finished shard, appended with a single write and
@@ -17,17 +23,15 @@ any shard recounted) line by line.
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import json
 import os
-import random
 import socket
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
-from itertools import pairwise
+from math import gcd
 from pathlib import Path
 
 from autoplayer.errors import UserError, printable
@@ -40,9 +44,9 @@ MIN_SHARDS = 16
 """Small sizes still get this many (fewer only when there are fewer groups), so a
 local cluster has something to share and a resume something to skip."""
 
-ENUMERATION = 1
-"""Bumped whenever group numbering changes: a shard's range then means other grids,
-so an older checkpoint must be refused rather than mixed in."""
+ENUMERATION = 2
+"""Bumped whenever group numbering or the dealing of blocks changes: a shard then
+means other grids, so an older checkpoint must be refused rather than mixed in."""
 
 PLAN_FILE = "plan.json"
 RESULTS_FILE = "shards.jsonl"
@@ -54,12 +58,17 @@ class ShardPlan:
     rows: int
     columns: int
     unique: bool
-    bounds: tuple[int, ...]
-    """Shard i is the groups [bounds[i], bounds[i + 1])."""
+    shards: int
+    block: int
+    """Groups in a block (the last block may hold fewer)."""
+    groups: int
+    """Row-clue groups in all (`_plan(rows, columns).n_groups`)."""
+    step: int
+    """Block j of the scrambled order is block (j * step) % blocks; coprime to blocks."""
 
     @property
-    def shards(self) -> int:
-        return len(self.bounds) - 1
+    def blocks(self) -> int:
+        return -(-self.groups // self.block)
 
     @property
     def grids(self) -> int:
@@ -68,23 +77,29 @@ class ShardPlan:
     def label(self) -> str:
         return f"{self.rows}x{self.columns}{' --unique' if self.unique else ''}"
 
-    def digest(self) -> str:
-        """One hash of the bounds, so plan.json need not list thousands of them."""
-        text = ",".join(map(str, self.bounds)).encode()
-        return hashlib.sha256(text).hexdigest()[:16]
+    def ranges(self, shard: int) -> list[tuple[int, int]]:
+        """The group ranges of one shard, in order."""
+        out = []
+        for j in range(shard, self.blocks, self.shards):
+            b = j * self.step % self.blocks
+            out.append((b * self.block, min((b + 1) * self.block, self.groups)))
+        return sorted(out)
+
+    def shard_groups(self, shard: int) -> int:
+        return sum(hi - lo for lo, hi in self.ranges(shard))
 
     def header(self) -> dict:
-        return {"format": 1, "enumeration": ENUMERATION, "rows": self.rows,
+        return {"format": 2, "enumeration": ENUMERATION, "rows": self.rows,
                 "columns": self.columns, "unique": self.unique, "grids": self.grids,
-                "shards": self.shards, "groups": self.bounds[-1],
-                "bounds_sha256": self.digest()}
+                "shards": self.shards, "groups": self.groups, "block": self.block,
+                "step": self.step}
 
 
 @dataclass(frozen=True)
 class ShardResult:
     shard: int
-    lo: int
-    hi: int
+    groups: int
+    """Row-clue groups the shard covers."""
     grids: int
     """Grids the shard's counts stand for (mirror images included): sums to 2^(N*M)."""
     line_solvable: int
@@ -94,86 +109,51 @@ class ShardResult:
 
     def line(self) -> str:
         return json.dumps({
-            "shard": self.shard, "groups": [self.lo, self.hi], "grids": self.grids,
+            "shard": self.shard, "groups": self.groups, "grids": self.grids,
             "line_solvable": self.line_solvable, "unique": self.unique,
             "cpu_seconds": round(self.cpu_seconds, 3), "worker": self.worker,
             "finished": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         }, separators=(",", ":")) + "\n"
 
 
-@cache
-def _clue_sizes(rows: int, columns: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """How many row values each row clue has (a group's grids are their product), and
-    how many all lesser clues have."""
-    start = _plan(rows, columns).args[3]  # class_start: row values grouped by clue
-    sizes = tuple(int(b - a) for a, b in pairwise(start))
-    return sizes, tuple(int(v) for v in start[:-1])
-
-
-def grids_before(rows: int, columns: int, group: int) -> int:
-    """Grids in all groups numbered below `group` (digit r of a group is row r's clue).
-
-    A lesser group agrees with `group` on the rows above some row r and has a lesser
-    clue at r, with any clues below: sum those choices from the top row down.
-    """
-    sizes, below = _clue_sizes(rows, columns)
-    n_clues = len(sizes)
-    if group >= n_clues**rows:
-        return 1 << (rows * columns)
-    digits = []
-    for _ in range(rows):
-        digits.append(group % n_clues)
-        group //= n_clues
-    count = 0
-    above = 1  # grids of the rows above r when they keep `group`'s clues
-    for r in range(rows - 1, -1, -1):
-        count += below[digits[r]] * above << (columns * r)
-        above *= sizes[digits[r]]
-    return count
+BLOCKS_PER_SHARD = 256
+"""Blocks a shard is dealt: enough that every shard samples the whole range evenly."""
 
 
 @cache
 def plan_shards(rows: int, columns: int, unique: bool) -> ShardPlan:
-    """Cut the groups into shards of about SHARD_GRIDS grids each."""
-    n_groups = _plan(rows, columns).n_groups
+    """About SHARD_GRIDS grids a shard, in blocks dealt across all the groups."""
+    groups = _plan(rows, columns).n_groups
     total = 1 << (rows * columns)
-    wanted = min(n_groups, max(MIN_SHARDS, -(-total // SHARD_GRIDS)))
-    bounds = [0]
-    for i in range(1, wanted):
-        target = total * i // wanted
-        lo, hi = bounds[-1], n_groups  # the least group with target grids before it
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if grids_before(rows, columns, mid) < target:
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo > bounds[-1]:
-            bounds.append(lo)
-    bounds.append(n_groups)
-    return ShardPlan(rows, columns, unique, tuple(bounds))
+    shards = min(groups, max(MIN_SHARDS, -(-total // SHARD_GRIDS)))
+    block = max(1, groups // (shards * BLOCKS_PER_SHARD))
+    blocks = -(-groups // block)
+    step = max(1, round(blocks * 0.6180339887))  # golden ratio: neighbours land far apart
+    while gcd(step, blocks) != 1:
+        step += 1
+    return ShardPlan(rows, columns, unique, shards, block, groups, step)
 
 
-def nominal_grids(plan: ShardPlan, shard: int) -> int:
-    """Grids in the shard's groups before mirror savings: what progress counts."""
-    lo, hi = plan.bounds[shard], plan.bounds[shard + 1]
-    return grids_before(plan.rows, plan.columns, hi) - grids_before(plan.rows, plan.columns, lo)
-
-
-def run_shard(rows: int, columns: int, unique: bool, shard: int, lo: int, hi: int) -> ShardResult:
+def run_shard(rows: int, columns: int, unique: bool, shard: int) -> ShardResult:
     """Count one shard here (a worker process or a thread); CPU time is this thread's."""
+    plan = plan_shards(rows, columns, unique)
     p = _plan(rows, columns)
-    count_range(p, lo, lo, unique)  # compiled or loaded before the clock starts
+    count_range(p, 0, 0, unique)  # compiled or loaded before the clock starts
     began = time.thread_time()
-    grids, solvable, unique_count = count_range(p, lo, hi, unique)
+    grids = solvable = unique_count = 0
+    for lo, hi in plan.ranges(shard):
+        g, s, u = count_range(p, lo, hi, unique)
+        grids += g
+        solvable += s
+        unique_count += u
     cpu = time.thread_time() - began
-    return ShardResult(shard, lo, hi, int(grids), int(solvable),
+    return ShardResult(shard, plan.shard_groups(shard), int(grids), int(solvable),
                        int(unique_count) if unique else None, cpu,
                        f"{socket.gethostname()}:{os.getpid()}")
 
 
-Runner = Callable[[Iterable[tuple[int, int, int]]], Iterator[ShardResult]]
-"""Runs (shard, lo, hi) tasks of one plan and yields their results as they finish."""
+Runner = Callable[[Iterable[int]], Iterator[ShardResult]]
+"""Runs shards of one plan and yields their results as they finish."""
 
 
 class Checkpoint:
@@ -252,15 +232,14 @@ class Checkpoint:
         try:
             record = json.loads(text)
             shard = record["shard"]
-            lo, hi = record["groups"]
-            result = ShardResult(shard, lo, hi, record["grids"], record["line_solvable"],
+            result = ShardResult(shard, record["groups"], record["grids"],
+                                 record["line_solvable"],
                                  record["unique"], float(record["cpu_seconds"]),
                                  str(record["worker"]))
         except (ValueError, KeyError, TypeError):
             return None
-        bounds = self.plan.bounds
         if not (isinstance(shard, int) and 0 <= shard < self.plan.shards
-                and (lo, hi) == (bounds[shard], bounds[shard + 1])
+                and result.groups == self.plan.shard_groups(shard)
                 and (result.unique is None) != self.plan.unique):
             return None
         return result
@@ -303,22 +282,21 @@ def count_sharded(
     checkpoint: Checkpoint | None = None,
     progress: ShardProgress | None = None,
 ) -> ShardedCount:
-    """Run every shard the checkpoint lacks (in a fixed shuffled order) and add them up."""
+    """Run every shard the checkpoint lacks and add them up."""
     began = time.perf_counter()
     done: dict[int, ShardResult] = dict(checkpoint.done) if checkpoint else {}
     resumed = len(done)
-    nominal = [nominal_grids(plan, i) for i in range(plan.shards)]
-    grids_done = sum(nominal[i] for i in done)
+    # Progress counts each shard's grids as its counts stand for them (all add up to
+    # 2^(N*M)): shards are dealt evenly, so these are about equal.
+    grids_done = sum(r.grids for r in done.values())
     todo = [i for i in range(plan.shards) if i not in done]
-    # Least groups of each mirror set come early: a shuffled order keeps the rate even.
-    random.Random(0).shuffle(todo)
     if progress:
         progress(grids_done, plan.grids, len(done), plan.shards)
-    for result in runner((i, plan.bounds[i], plan.bounds[i + 1]) for i in todo):
+    for result in runner(iter(todo)):
         if checkpoint:
             checkpoint.append(result)
         done[result.shard] = result
-        grids_done += nominal[result.shard]
+        grids_done += result.grids
         if progress:
             progress(grids_done, plan.grids, len(done), plan.shards)
     results = [done[i] for i in range(plan.shards)]
@@ -337,13 +315,13 @@ def thread_runner(plan: ShardPlan, jobs: int) -> Runner:
     from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
     from itertools import islice
 
-    def run(tasks: Iterable[tuple[int, int, int]]) -> Iterator[ShardResult]:
+    def run(tasks: Iterable[int]) -> Iterator[ShardResult]:
         queue = iter(tasks)
         pending: set[Future] = set()
         with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="shard") as pool:
             try:
                 while True:
-                    pending |= {pool.submit(run_shard, plan.rows, plan.columns, plan.unique, *t)
+                    pending |= {pool.submit(run_shard, plan.rows, plan.columns, plan.unique, t)
                                 for t in islice(queue, 2 * jobs - len(pending))}
                     if not pending:
                         return
