@@ -83,7 +83,7 @@ def check_size(rows: int, columns: int, *, most_cells: int = MAX_CELLS) -> None:
     if cells > most_cells:
         raise UserError(
             f"{rows}x{columns} has 2^{cells} grids; counts above 2^{most_cells} grids need "
-            f"--cluster (7x7 takes thousands of core-hours: docs/counts.md)"
+            f"--cluster (7x7 takes about 1,500-2,000 core-hours: docs/counts.md)"
         )
 
 
