@@ -15,9 +15,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e .
 	touch $@
 
-# The test suite's own Python packages (pytest, hypothesis, ruff): not the demo's.
+# The test suite's own Python packages (pytest, hypothesis, ruff) and the optional
+# extras whose code it tests (Dask distributed for `count --cluster`): not the demo's.
 $(TESTED): $(STAMP)
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,cluster]'
 	touch $@
 
 venv: $(STAMP)

@@ -117,7 +117,9 @@ def main() -> None:
         + " (the speed-up is bounded by the other work on this shared machine).",
         "",
         "6×6 (2^36 = 68.7 billion grids) projected from 100,000 random row-clue groups "
-        "(1,000 runs of 100), kernel CPU time on one thread:",
+        "(1,000 runs of 100), kernel CPU time on one thread (the kernel compiled for the "
+        "size, as every count of 30 cells or more runs; the first kernel, side by side on "
+        "one machine, in docs/counting.md):",
         "",
         "| count | sampled CPU s | projected CPU s (1 thread) | projected wall on 2 cores "
         "| ns/grid (1 thread) | estimated count | known |",

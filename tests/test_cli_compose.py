@@ -24,7 +24,7 @@ CHECK_KEYS = {"file", "ok", "width", "height", "checked", "wrong", "error"}
 READ_KEYS = {"file", "ok", "width", "height", "board", "rows", "columns", "grid", "templates",
              "tatham", "puzzlink", "warnings", "notes", "error"}
 COUNT_KEYS = {"ok", "rows", "columns", "width", "height", "grids", "line_solvable", "unique",
-              "seconds", "error"}
+              "seconds", "cpu_seconds", "shards", "error"}
 
 
 def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:

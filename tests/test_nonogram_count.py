@@ -198,3 +198,42 @@ def test_sizes_out_of_range_are_refused_with_a_reason(rows: int, columns: int, w
 def test_jobs_below_one_is_refused() -> None:
     with pytest.raises(UserError, match="--jobs"):
         count_grids(2, 2, jobs=0)
+
+
+def test_the_kernel_compiled_for_one_size_counts_as_the_shared_one() -> None:
+    """Big counts run a kernel with the size built in (`kernel`); small ones never do, so
+    check it here, whole and in parts (on a square: the rectangles' code is a subset)."""
+    from autoplayer.games.nonogram.count import _plan
+    from autoplayer.games.nonogram.count_kernel import _count, kernel
+
+    rows = columns = 4
+    plan = _plan(rows, columns)
+    own = kernel(columns, rows)
+    whole = own(0, plan.n_groups, True, *plan.args)
+    assert whole == (1 << 16, LINE_SOLVABLE[(4, 4)], UNIQUE[(4, 4)])
+    rng = random.Random(44)
+    for _ in range(20):
+        lo = rng.randrange(plan.n_groups)
+        hi = min(plan.n_groups, lo + rng.randrange(1, 50))
+        for unique in (False, True):
+            assert own(lo, hi, unique, *plan.args) == _count(columns, rows, lo, hi, unique,
+                                                             *plan.args)
+
+
+@pytest.mark.parametrize("size", [(3, 3), (4, 4), (3, 4), (4, 3), (2, 5)])
+def test_the_audit_recounts_every_grid_as_the_kernel_counts_by_symmetry(
+        size: tuple[int, int]) -> None:
+    """`count_audit` enumerates every grid a range stands for (mirror images and kept
+    transposes) and propagates each alone: it must agree range by range."""
+    from autoplayer.games.nonogram.count import _plan, count_range
+    from autoplayer.games.nonogram.count_audit import audit_groups
+
+    rows, columns = size
+    plan = _plan(rows, columns)
+    assert audit_groups(rows, columns, 0, plan.n_groups, True) == count_range(
+        plan, 0, plan.n_groups, True)
+    rng = random.Random(rows * 10 + columns)
+    for _ in range(10):
+        lo = rng.randrange(plan.n_groups)
+        hi = min(plan.n_groups, lo + rng.randrange(1, 40))
+        assert audit_groups(rows, columns, lo, hi, True) == count_range(plan, lo, hi, True)

@@ -38,10 +38,15 @@ MAX_SIDE = 8
 """Boards are packed into one 64-bit word, and 4^n-entry line tables stay in cache."""
 
 MAX_CELLS = 48
-"""2^48 grids is 4096 times 6×6 (about 20 CPU minutes): months of CPU time."""
+"""2^48 grids is 4096 times 6×6 (about 20 CPU minutes): months of CPU time on one
+machine; larger counts are taken only with --cluster."""
+
+MAX_CLUSTER_CELLS = 56
+"""With --cluster: 7x8 still fits an int64 board with room for the kernel's masks."""
 
 MAX_GROUP = 1 << 25
-"""Largest row-clue group `--unique` sorts at once (8 bytes a grid, per job)."""
+"""Largest row-clue group `--unique` keys at once (a hash table of 34-68 bytes a grid,
+per job: 1.1 GB at most)."""
 
 Progress = Callable[[int, int], None]
 """Called with (grids done, grids in all) as batches finish."""
@@ -58,8 +63,11 @@ class CountResult:
     seconds: float
 
 
-def check_size(rows: int, columns: int) -> None:
-    """Refuse sizes the count cannot hold or finish, with the reason."""
+def check_size(rows: int, columns: int, *, most_cells: int = MAX_CELLS) -> None:
+    """Refuse sizes the count cannot hold or finish, with the reason.
+
+    `most_cells` is MAX_CELLS on one machine; a cluster takes up to MAX_CLUSTER_CELLS.
+    """
     for name, value in (("N", rows), ("M", columns)):
         if not 0 <= value <= MAX_SIDE:
             raise UserError(
@@ -67,10 +75,15 @@ def check_size(rows: int, columns: int) -> None:
                 f"word, so {MAX_SIDE}x{MAX_SIDE} is the largest square that fits"
             )
     cells = rows * columns
-    if cells > MAX_CELLS:
+    if cells > MAX_CLUSTER_CELLS:
         raise UserError(
-            f"{rows}x{columns} has 2^{cells} grids; counts above 2^{MAX_CELLS} grids are refused "
-            f"because they would take months (6x6, 2^36 grids, takes about 20 CPU minutes)"
+            f"{rows}x{columns} has 2^{cells} grids; counts above 2^{MAX_CLUSTER_CELLS} grids "
+            f"are refused: a grid must fit one 64-bit word with room for the kernel's masks"
+        )
+    if cells > most_cells:
+        raise UserError(
+            f"{rows}x{columns} has 2^{cells} grids; counts above 2^{most_cells} grids need "
+            f"--cluster (7x7 takes about 1,500-2,000 core-hours: docs/counts.md)"
         )
 
 
@@ -130,6 +143,7 @@ class _Plan:
     args: tuple
 
 
+@cache
 def _plan(height: int, width: int) -> _Plan:
     row_clues, row_ids = line_clues(width)
     col_clues, col_ids = line_clues(height)
@@ -139,14 +153,40 @@ def _plan(height: int, width: int) -> _Plan:
     row_table = line_table(width)
     row_first = row_table[class_values[class_start[:-1]] << width]
     sizes = np.diff(class_start)
+    mirror = np.array([row_clues.index(clue[::-1]) for clue in row_clues], dtype=np.int64)
     args = (
         row_table, line_table(height), row_first, class_start, class_values,
-        spread_table(width, height), spread_table(height, width), col_ids,
-        len(row_clues), len(col_clues),
-        np.array([row_clues.index(clue[::-1]) for clue in row_clues], dtype=np.int64),
-        width == height,
+        spread_table(width, height), spread_table(height, width),
+        column_key_table(width, col_ids, len(col_clues), mirror if width == height else None),
+        len(row_clues), mirror, width == height,
     )
     return _Plan(width, height, len(row_clues) ** height, int(sizes.max()) ** height, args)
+
+
+def column_key_table(width: int, col_ids: np.ndarray, n_col_clues: int,
+                     mirror: np.ndarray | None) -> np.ndarray:
+    """`[image, c, v]`: column c's share, when its value is v, of a grid's column-clue key.
+
+    The key is the column clue ids as base-`n_col_clues` digits, column c the digit of
+    n^c (image 0); image 1 is the left-right mirror's key (column c at n^(W-1-c)),
+    images 2 and 3 those two with each clue reversed (the top-bottom mirror; squares
+    only, where row and column clues are one set and `mirror` maps them).
+    """
+    table = np.zeros((4, width, len(col_ids)), dtype=np.int64)
+    for c in range(width):
+        table[0, c] = col_ids * n_col_clues**c
+        table[1, c] = col_ids * n_col_clues ** (width - 1 - c)
+        if mirror is not None:
+            table[2, c] = mirror[col_ids] * n_col_clues**c
+            table[3, c] = mirror[col_ids] * n_col_clues ** (width - 1 - c)
+    return table
+
+
+def count_range(plan: _Plan, lo: int, hi: int, unique: bool) -> tuple[int, int, int]:
+    """(grids, line-solvable, unique) of the groups [lo, hi): the compiled kernel's."""
+    from autoplayer.games.nonogram.count_kernel import count_groups
+
+    return count_groups(plan.width, plan.height, lo, hi, unique, *plan.args)
 
 
 def count_grids(
@@ -171,11 +211,9 @@ def count_grids(
     plan = _plan(rows, columns)
     if unique and plan.max_group > MAX_GROUP:
         raise UserError(
-            f"--unique on {rows}x{columns} would sort {plan.max_group} grids at once "
+            f"--unique on {rows}x{columns} would key {plan.max_group} grids at once "
             f"(more than {MAX_GROUP}); use a smaller size"
         )
-    from autoplayer.games.nonogram.count_kernel import count_groups
-
     # Enough batches to share work evenly and show progress every few seconds.
     n = batches or min(plan.n_groups, max(32 * jobs, total >> 22))
     bounds = [plan.n_groups * i // n for i in range(n + 1)]
@@ -186,8 +224,7 @@ def count_grids(
     done = solvable = unique_count = 0
 
     def run(lo: int, hi: int) -> tuple[int, int, int]:
-        keys = np.empty(plan.max_group if unique else 1, dtype=np.int64)
-        return count_groups(plan.width, plan.height, lo, hi, unique, *plan.args, keys)
+        return count_range(plan, lo, hi, unique)
 
     # Batches are handed out a few at a time: a million queued futures would hold
     # gigabytes, and Ctrl-C then waits only for the batches running (about a second).
@@ -252,23 +289,20 @@ def sample_count(
     almost nothing, as in the full count), so the sampled kernel time and
     counts, scaled by groups_total / groups_sampled, estimate the whole count.
     """
-    check_size(rows, columns)
+    check_size(rows, columns, most_cells=MAX_CLUSTER_CELLS)  # sampling is cheap at any size
     if rows * columns == 0:
         raise UserError("nothing to sample in an empty grid")
     plan = _plan(rows, columns)
-    from autoplayer.games.nonogram.count_kernel import count_groups
-
     rng = random.Random(seed)
     run_groups = min(run_groups, plan.n_groups)
-    keys = np.empty(plan.max_group if unique else 1, dtype=np.int64)
-    count_groups(plan.width, plan.height, 0, 1, unique, *plan.args, keys)  # compile / load
+    count_range(plan, 0, 1, unique)  # compile / load
     sampled = solvable = unique_count = 0
     cpu = 0.0
     for _ in range(runs):
         lo = rng.randrange(plan.n_groups - run_groups + 1)
         hi = lo + run_groups
         began = time.thread_time()
-        _, s, u = count_groups(plan.width, plan.height, lo, hi, unique, *plan.args, keys)
+        _, s, u = count_range(plan, lo, hi, unique)
         cpu += time.thread_time() - began
         sampled += run_groups
         solvable += s
