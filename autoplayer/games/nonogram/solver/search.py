@@ -81,19 +81,25 @@ class Verdict(enum.Enum):
 class SolveStats:
     """What a solve did. `lines_solved`: line-solver runs (cache misses); `nodes`: search
     nodes (the root counts as one once probing starts); `sat`: whether the search ran out
-    of its node budget and the SAT back end finished. (Not a dataclass: see `Puzzle`.)"""
+    of its node budget and the SAT back end finished; `seconds`: wall time; `cpu`: CPU
+    time of this process over the solve, and `sat_seconds` the part of it in the SAT
+    back end (encoding included). (Not a dataclass: see `Puzzle`.)"""
 
-    __slots__ = ("cache_hits", "lines_solved", "nodes", "probes", "sat", "seconds")
+    __slots__ = ("cache_hits", "cpu", "lines_solved", "nodes", "probes", "sat", "sat_seconds",
+                 "seconds")
 
     def __init__(self, lines_solved: int = 0, cache_hits: int = 0, probes: int = 0,
-                 nodes: int = 0, sat: bool = False, seconds: float = 0.0) -> None:
+                 nodes: int = 0, sat: bool = False, seconds: float = 0.0, cpu: float = 0.0,
+                 sat_seconds: float = 0.0) -> None:
         self.lines_solved, self.cache_hits, self.probes = lines_solved, cache_hits, probes
         self.nodes, self.sat, self.seconds = nodes, sat, seconds
+        self.cpu, self.sat_seconds = cpu, sat_seconds
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={getattr(self, k)!r}" for k in ("lines_solved", "cache_hits",
                                                                 "probes", "nodes", "sat",
-                                                                "seconds"))
+                                                                "seconds", "cpu",
+                                                                "sat_seconds"))
         return f"SolveStats({shown})"
 
 
@@ -245,13 +251,14 @@ def solve(
         raise ValueError("max_solutions must be at least 1")
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
-    start = time.monotonic()
+    start, cpu_start = time.monotonic(), time.process_time()
     deadline = None if timeout is None else start + timeout
     height, width = len(puzzle.rows), len(puzzle.columns)
     engine = Engine(puzzle.rows, puzzle.columns, deadline)
     board = _start_board(height, width, grid)
 
     sat_used = False
+    sat_cpu = 0.0
     solutions: list[Board] = []
 
     def result(
@@ -259,7 +266,7 @@ def solve(
     ) -> SolveResult:
         stats = SolveStats(
             engine.lines_solved, engine.cache_hits, engine.probes, engine.nodes, sat_used,
-            time.monotonic() - start,
+            time.monotonic() - start, time.process_time() - cpu_start, sat_cpu,
         )
         return SolveResult(verdict, board, width, solutions, bad, stats)
 
@@ -287,10 +294,14 @@ def solve(
             assert sat is not None
             sat_used = True
             remaining = None if deadline is None else deadline - time.monotonic()
-            more, exhausted = sat(
-                puzzle.rows, puzzle.columns, board, max_solutions - len(solutions), solutions,
-                remaining,
-            )
+            sat_start = time.process_time()
+            try:
+                more, exhausted = sat(
+                    puzzle.rows, puzzle.columns, board, max_solutions - len(solutions),
+                    solutions, remaining,
+                )
+            finally:
+                sat_cpu = time.process_time() - sat_start
             solutions += more
             if not exhausted and len(solutions) < max_solutions:
                 raise Timeout from None
