@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -118,18 +119,32 @@ def in_process(puzzles: list[Path]) -> tuple[str, dict[str, str]]:
     return "\n".join(rows), verdicts
 
 
-def _run(cmd: list[str], limit: float) -> tuple[float | None, float, str, int]:
-    """(wall seconds or None on time-out, CPU seconds of the child, stdout, exit code)."""
+def _run(cmd: list[str], limit: float) -> tuple[float | None, float, str, int, str]:
+    """(wall seconds or None on time-out, CPU seconds of the child, stdout, exit code,
+    stderr)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=limit, cwd=REPO)
     except subprocess.TimeoutExpired:
-        return None, float("nan"), "", -1
+        return None, float("nan"), "", -1, ""
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, proc.stdout, proc.returncode
+    return wall, cpu, proc.stdout, proc.returncode, proc.stderr
+
+
+_SOLVE_CPU = re.compile(r"autoplayer solve: [\d.]+ s \(([\d.]+) s CPU\)")
+
+
+def _split(cpu: float, stderr: str) -> tuple[float, float]:
+    """(start-up, solve) CPU of one of our runs: `--stats` prints the solve's own CPU;
+    the start-up is the rest of the process (interpreter, imports, parsing, printing)."""
+    found = _SOLVE_CPU.search(stderr)
+    if not found:
+        return float("nan"), float("nan")
+    solve = float(found.group(1))
+    return cpu - solve, solve
 
 
 def cold_start() -> str:
@@ -169,8 +184,9 @@ def side_by_side(puzzles: list[Path], verdicts: dict[str, str]) -> tuple[str, li
     from autoplayer.games.nonogram.model import clues_of
 
     installed = [p for p in PEERS if _peer_installed(p)]
-    header = "| puzzle | verdict | ours | " + " | ".join(PEERS) + " | ours fastest (wall)? |"
-    rows = [header, "|---" * (len(PEERS) + 4) + "|"]
+    header = ("| puzzle | verdict | ours | ours CPU: start-up + solve | " + " | ".join(PEERS)
+              + " | ours fastest (wall)? |")
+    rows = [header, "|---" * (len(PEERS) + 5) + "|"]
     losses = []
     with tempfile.TemporaryDirectory() as tmp:
         for path in puzzles:
@@ -180,7 +196,7 @@ def side_by_side(puzzles: list[Path], verdicts: dict[str, str]) -> tuple[str, li
                 {"rows": [list(r) for r in puzzle.rows],
                  "columns": [list(c) for c in puzzle.columns]}
             ))
-            ours_cmd = [sys.executable, "-m", "autoplayer", "solve", str(path)]
+            ours_cmd = [sys.executable, "-m", "autoplayer", "solve", str(path), "--stats"]
             if path.name in UNFINISHED:
                 ours_cmd += ["--timeout", f"{UNFINISHED_LIMIT:g}"]
             commands = {"ours": ours_cmd}
@@ -205,6 +221,12 @@ def side_by_side(puzzles: list[Path], verdicts: dict[str, str]) -> tuple[str, li
                 walls = sorted(done, key=lambda r: r[0])
                 mid = walls[len(walls) // 2]
                 summary[name] = (mid[0], statistics.median(r[1] for r in done), mid[2], mid[3])
+            ours_runs = [_split(r[1], r[4]) for r in runs["ours"] if r[0] is not None]
+            if ours_runs:
+                split = (f"{_fmt(statistics.median(r[0] for r in ours_runs))} + "
+                         f"{_fmt(statistics.median(r[1] for r in ours_runs))}")
+            else:
+                split = "–"
             ours, ours_cpu, _, code = summary["ours"]
             ours_text = _cell(ours, ours_cpu, PEER_LIMIT)
             if path.name in UNFINISHED and code == 5:
@@ -238,7 +260,7 @@ def side_by_side(puzzles: list[Path], verdicts: dict[str, str]) -> tuple[str, li
                 fastest = "yes" if ours < best_peer else "**no**"
             if "no" in fastest.split("*") or fastest == "no":
                 losses.append(path.name)
-            rows.append(f"| {path.name} | {verdicts.get(path.name, '')} | {ours_text} | "
+            rows.append(f"| {path.name} | {verdicts.get(path.name, '')} | {ours_text} | {split} | "
                         + " | ".join(cells) + f" | {fastest} |")
             print(rows[-1], flush=True)
     return "\n".join(rows), losses
@@ -307,7 +329,10 @@ knotty and faase (which no known solver finishes) run once with a
 ### Whole process, side by side with the PyPI peers
 
 Wall time of one process per puzzle, and in brackets its CPU time (user+sys,
-which the load on this shared machine disturbs far less than wall time). Median
+which the load on this shared machine disturbs far less than wall time). Ours
+runs with `--stats`, which prints the solve's own CPU: "start-up + solve" splits
+our process's CPU into that and the rest (interpreter, imports, parsing the file,
+printing; medians of the runs). Median
 of {REPEATS} runs, interleaved ours/peer/peer/peer so that load changes hit all
 alike; a solver whose run takes over 2 s or fails runs once. Limit {PEER_LIMIT:g} s.
 Ours parses the file, proves the verdict (unique/multiple) and

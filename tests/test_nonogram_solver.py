@@ -24,6 +24,7 @@ from autoplayer.games.nonogram.model import (
     satisfies,
 )
 from autoplayer.games.nonogram.solver import BACKENDS, Verdict, solve
+from tests.draws import run_seed
 
 UNFINISHED = {"knotty.non", "faase.non"}
 """No known solver finishes these (see the research notes); checked for soundness only."""
@@ -380,3 +381,111 @@ def test_result_rows_are_the_arrays_as_lists():
     assert result.grid_rows[2] == [EMPTY, EMPTY] and result.decided == 2
     assert result.solution_rows == [s.tolist() for s in result.solutions]
     assert all(s.dtype == np.int8 for s in result.solutions)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 9).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.sampled_from("01?"), min_size=n, max_size=n),
+    st.lists(st.integers(1, 4), max_size=4))))
+def test_sat_line_encoding_has_exactly_the_placements(case: tuple) -> None:
+    """The SAT back end's clauses for one line, with some cells known, allow exactly the
+    placements of the clue that agree with them (models counted over the cell variables)."""
+    pytest.importorskip("pysat")
+    from pysat.solvers import Solver
+
+    from autoplayer.games.nonogram.solver.sat import _line_clauses
+
+    n, known, clue = case
+    filled = sum(1 << k for k, v in enumerate(known) if v == "1")
+    empty = sum(1 << k for k, v in enumerate(known) if v == "0")
+    want = {
+        grid for grid in itertools.product((0, 1), repeat=n)
+        if line_clue(list(grid)) == tuple(clue)
+        and all(grid[k] == int(v) for k, v in enumerate(known) if v != "?")
+    }
+    true = n + 1
+    clauses: list[list[int]] = [[true]]
+    top = _line_clauses(tuple(clue), n, filled, empty, list(range(1, n + 1)), true, true,
+                        clauses)
+    if top is None:
+        assert not want
+        return
+    clauses += [[k + 1] for k in range(n) if (filled >> k) & 1]
+    clauses += [[-(k + 1)] for k in range(n) if (empty >> k) & 1]
+    got = set()
+    with Solver(name="minisat22", bootstrap_with=clauses) as solver:
+        while solver.solve():
+            model = solver.get_model()
+            grid = tuple(int(model[k] > 0) for k in range(n))
+            got.add(grid)
+            solver.add_clause([-(k + 1) if v else k + 1 for k, v in enumerate(grid)])
+    assert got == want
+
+
+def _probe_every_cell(engine, board):
+    """Probing as it was before probes were skipped: every unknown cell, every pass."""
+    from autoplayer.games.nonogram.solver.probe import Branch
+
+    while True:
+        changed, best, best_score = False, None, (-1, -1)
+        for r in range(engine.height):
+            for c in range(engine.width):
+                if board.value(r, c) >= 0:
+                    continue
+                boards = []
+                for value in (True, False):
+                    trial = board.copy()
+                    trial.set_cell(r, c, value)
+                    boards.append(None if engine.propagate(trial, (r,), (c,)) else trial)
+                on, off = boards
+                if on is None and off is None:
+                    return None
+                if on is None or off is None:
+                    board.assign(on or off)
+                    changed = True
+                    continue
+                if not on.unknown or not off.unknown:
+                    return Branch(r, c, on, off)
+                agreed = [(i, j, on.value(i, j)) for i in range(engine.height)
+                          for j in range(engine.width) if board.value(i, j) < 0
+                          and on.value(i, j) >= 0 and on.value(i, j) == off.value(i, j)]
+                if agreed:
+                    for i, j, v in agreed:
+                        board.set_cell(i, j, v == 1)
+                    if engine.propagate(board, {i for i, _, _ in agreed},
+                                        {j for _, j, _ in agreed}):
+                        return None
+                    changed = True
+                    continue
+                gains = (board.unknown - on.unknown, board.unknown - off.unknown)
+                score = (min(gains), max(gains))
+                if score > best_score:
+                    best_score, best = score, Branch(r, c, on, off)
+        if not changed:
+            return best
+
+
+def test_probing_skips_only_probes_that_cannot_change() -> None:
+    """Skipping the cells whose probe read no changed line ends on the same board and
+    ranks the same cell best as probing every cell in every pass."""
+    from autoplayer.games.nonogram.solver.probe import probe
+    from autoplayer.games.nonogram.solver.propagate import Board, Engine
+
+    seed = run_seed()
+    print(f"AUTOPLAYER_SEED={seed}")
+    rng = random.Random(seed)
+    for _ in range(25):
+        height, width = rng.randint(6, 14), rng.randint(6, 14)
+        density = rng.uniform(0.4, 0.65)
+        grid = [[int(rng.random() < density) for _ in range(width)] for _ in range(height)]
+        puzzle = puzzle_from_grid(np.array(grid))
+        engine = Engine(puzzle.rows, puzzle.columns)
+        board = Board.blank(height, width)
+        engine.propagate_all(board)
+        mine, reference = board.copy(), board.copy()
+        got, want = probe(engine, mine), _probe_every_cell(engine, reference)
+        assert (mine.rows_f, mine.rows_e) == (reference.rows_f, reference.rows_e), seed
+        if board.unknown and want is not None and mine.unknown:
+            assert got is not None and (got.row, got.column) == (want.row, want.column), seed
+            assert (got.filled.rows_f, got.empty.rows_e) == (want.filled.rows_f,
+                                                             want.empty.rows_e), seed
