@@ -313,7 +313,7 @@ run started: {load:.2f} (2 cores shared with other work: treat differences under
 ### In process: `solve(puzzle)` (verdict proven; two solutions searched for)
 
 The pipeline: complete bit-parallel line solver with a line cache, propagation to a
-fixpoint, probing, probe-guided search for up to {NODE_BUDGET} probed nodes, then
+fixpoint, probing, probe-guided search for a budget of {NODE_BUDGET} root-sized probed nodes, then
 the CaDiCaL SAT back end on what is left. Median of the runs shown, taken
 round-robin over the puzzles (a burst of load hits all of them alike).
 knotty and faase (which no known solver finishes) run once with a

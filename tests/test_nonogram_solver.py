@@ -238,9 +238,17 @@ def test_row_of_ones_keeps_its_filled_cell_in_a_block(backend: str) -> None:
     assert sorted(g.tobytes() for g in everything.solutions) == sorted(keys)
 
 
-def test_default_pipeline_reaches_sat_on_the_row_of_ones() -> None:
-    """The regression above runs the path that failed: search hands a probed board to SAT."""
-    assert solve(ONES_ROW, max_solutions=5).stats.sat
+def test_default_pipeline_reaches_sat_on_the_row_of_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The regression above runs the path that failed: search hands a probed board to SAT
+    (with a budget of one node, the probed root; the default budget lets the search
+    find these few solutions itself)."""
+    from autoplayer.games.nonogram.solver import search
+
+    keys = {g.tobytes() for g in brute_force_solutions(ONES_ROW)}
+    monkeypatch.setattr(search, "NODE_BUDGET", 1)
+    result = solve(ONES_ROW, max_solutions=5)
+    assert result.stats.sat and result.stats.nodes == 1
+    assert len(result.solutions) == 5 and all(g.tobytes() in keys for g in result.solutions)
 
 
 def test_unknown_backend_is_refused() -> None:

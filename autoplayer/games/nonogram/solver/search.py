@@ -25,14 +25,20 @@ else:
 
 
 NODE_BUDGET = 4
-"""Search nodes (each fully probed) before the SAT back end takes over."""
+"""Probing the search may do before the SAT back end takes over, in nodes the size of the
+root: after the root, each node costs the unknown cells it starts with, and the search
+may spend NODE_BUDGET - 1 times what probing left unknown at the root. A node deep in a
+subtree that logic has nearly finished costs almost nothing, so a search that is
+closing in on solutions goes on to find them (on random puzzles with several solutions,
+often both) instead of handing SAT the whole root after four nodes."""
 
 BACKENDS: tuple[str, ...] = ("auto", "probe", "search", "sat")
 """What `solve` runs once line logic stalls. "auto" is the pipeline; the others force
 one path each, so that tests (and anyone chasing a wrong answer) can check every
 path, not only the one a puzzle happens to take:
 
-- "auto": probe-guided search for NODE_BUDGET nodes, then SAT on the root
+- "auto": probe-guided search for a budget of NODE_BUDGET root-sized nodes, then SAT on
+  the root (excluding the solutions the search found)
   (search to the end when python-sat is missing);
 - "probe": probing only, no guess: UNIQUE when it decides every cell, else STALLED;
 - "search": probe-guided search to the end, never SAT;
@@ -199,20 +205,28 @@ class _OverBudget(Exception):
 
 def _search(
     engine: Engine, root: Board, max_solutions: int, solutions: list[Board],
-    node_budget: int | None,
+    budget: int | None,
 ) -> bool:
     """Depth-first search from `root` (probed in place), adding to `solutions`.
 
-    Returns whether the search space was exhausted (False: stopped at max_solutions).
+    `budget`: in nodes the size of the probed root (see NODE_BUDGET), before _OverBudget;
+    None: no limit. Returns whether the search space was exhausted (False: stopped at
+    max_solutions).
     """
     stack = [root]
+    spent = 0
+    allowance = None  # in cells, once the root is probed
     while stack:
-        if node_budget is not None and engine.nodes >= node_budget:
+        if budget == 0 or (allowance is not None and spent >= allowance):
             raise _OverBudget
         board = stack.pop()
+        if allowance is not None:
+            spent += board.unknown
         engine.nodes += 1
         engine.check_time()
         branch = probe(engine, board)
+        if allowance is None and budget is not None:
+            allowance = (budget - 1) * board.unknown
         if branch is None:
             continue
         if branch.row < 0:
