@@ -230,6 +230,25 @@ def encode(
     return clauses, top
 
 
+def _lex_leader(perm: list[int], cells: list[int], top: int) -> tuple[list[list[int]], int]:
+    """Clauses for "the grid is not above its image under perm" in the order of `cells`
+    (variables; cells perm fixes are skipped): e_i says the first i cells equal their
+    images, and while they do, the next may not be filled where its image is empty."""
+    clauses: list[list[int]] = []
+    equal = None  # the literal "all earlier cells equal their images"; None: true
+    for x in cells:
+        y = perm[x - 1] + 1
+        if y == x:
+            continue
+        before = [] if equal is None else [-equal]
+        clauses.append([*before, -x, y])
+        top += 1
+        clauses.append([*before, -x, -y, top])
+        clauses.append([*before, x, y, top])
+        equal = top
+    return clauses, top
+
+
 def sat_solutions(
     rows: Sequence[Clue | None], columns: Sequence[Clue | None], board: Board,
     wanted: int, exclude: Sequence[Board], seconds: float | None,
@@ -237,25 +256,71 @@ def sat_solutions(
     """Up to `wanted` solutions extending `board` other than `exclude`; (them, exhausted).
 
     `exhausted` is False when the time ran out before the answer was proven.
+
+    When flips or turns of the grid map the clues (and `board`) onto themselves
+    (`symmetry.symmetries`), solutions those maps leave unchanged are looked for
+    first, in a space that many times smaller; every solution found brings its
+    images, which are solutions too; and the proof that no other solution exists
+    then needs only grids that are the least of their images (lex-leader
+    constraints), since the solutions found are closed under the maps.
     """
     from pysat.solvers import Solver
+
+    from autoplayer.games.nonogram.solver.symmetry import invariant, symmetries
 
     height, width = len(rows), len(columns)
     with _sigint_held():
         encoded = encode(rows, columns, board)
     if encoded is None:
         return [], True
-    clauses, _ = encoded
+    clauses, top = encoded
     unknown = [
         r * width + c + 1
         for r in range(height)
         for c in _bits(((1 << width) - 1) & ~(board.rows_f[r] | board.rows_e[r]))
     ]
+    perms = [p for p in symmetries(rows, columns)
+             if invariant(board.rows_f, board.rows_e, width, p)] if unknown else []
     deadline = None if seconds is None else time.monotonic() + seconds
     found: list[Board] = []
+    seen: set[tuple[int, ...]] = set()
+
+    def key(grid: Board) -> tuple[int, ...]:
+        return tuple(grid.rows_f)
+
+    def block(solver: Solver, grid: Board) -> None:
+        solver.add_clause([-v if grid.value(*divmod(v - 1, width)) else v for v in unknown])
+
+    def images(grid: Board) -> list[Board]:
+        """The grid's images under the maps that differ from it (solutions as well)."""
+        out = []
+        for perm in perms:
+            image = Board.blank(height, width)
+            for cell, to in enumerate(perm):
+                image.set_cell(*divmod(to, width), grid.value(*divmod(cell, width)) == 1)
+            out.append(image)
+        return out
+
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
         for other in exclude:
-            solver.add_clause([-v if other.value(*divmod(v - 1, width)) else v for v in unknown])
+            seen.add(key(other))
+            block(solver, other)
+        for other in exclude:
+            for image in images(other):
+                if key(image) not in seen and len(found) < wanted:
+                    seen.add(key(image))
+                    found.append(image)
+                    block(solver, image)
+        assume: list[int] = []
+        if perms:
+            top += 1
+            assume = [top]  # while assumed: only grids every map leaves unchanged
+            for perm in perms:
+                for x in unknown:
+                    y = perm[x - 1] + 1
+                    if y > x:
+                        solver.add_clause([-top, -x, y])
+                        solver.add_clause([-top, x, -y])
         while len(found) < wanted:
             # CaDiCaL cannot be interrupted from another thread, so it runs in slices
             # of conflicts (keeping what it learned) and the clock is read in between
@@ -265,16 +330,26 @@ def sat_solutions(
                     return found, False
                 solver.conf_budget(_CONFLICT_SLICE)
                 with _sigint_held():
-                    status = solver.solve_limited()
+                    status = solver.solve_limited(assumptions=assume)
             if not status:
-                return found, True
+                if not assume:
+                    return found, True
+                # no unchanged grid is left: on to all grids, the least of each orbit
+                assume = []
+                for perm in perms:
+                    more, top = _lex_leader(perm, unknown, top)
+                    for clause in more:
+                        solver.add_clause(clause)
+                continue
             model = solver.get_model()
             true = {v for v in model[: height * width] if v > 0}
             solution = Board.blank(height, width)
             for r in range(height):
                 for c in range(width):
                     solution.set_cell(r, c, r * width + c + 1 in true)
-            found.append(solution)
-            solver.add_clause([-v if v in true else v for v in unknown])
+            for grid in (solution, *images(solution)):
+                if key(grid) not in seen and len(found) < wanted:
+                    seen.add(key(grid))
+                    found.append(grid)
+                    block(solver, grid)
     return found, False
-
