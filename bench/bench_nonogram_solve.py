@@ -259,6 +259,8 @@ def side_by_side(puzzles: list[Path], verdicts: dict[str, str]) -> tuple[str, li
                 best_peer = took if best_peer is None else min(best_peer, took)
             if ours is None:
                 fastest = "no"
+            elif not installed:
+                fastest = "– (no peer installed)"
             elif best_peer is None:
                 fastest = "yes (no peer solved it)"
             else:
@@ -298,6 +300,10 @@ def main() -> None:
         "Ours faster than the fastest peer on every puzzle."
         if not losses else f"Ours is **not** the fastest on: {', '.join(losses)}."
     )
+    if not any(_peer_installed(p) for p in PEERS):
+        summary = ("No peer was installed for this run (`pip install -r "
+                   "bench/requirements.txt`): ours alone. The last run with the peers is "
+                   "in this file's history (commit 514608d).")
     line = [(w, c, n) for n, (v, w, c) in timings.items() if v == "line-solvable"]
     slowest = max(line)
     forever = timings.get("webpbn-06574.non")
