@@ -29,6 +29,8 @@ from contextlib import contextmanager
 from autoplayer.games.nonogram.solver.line import Clue, solve_masks
 from autoplayer.games.nonogram.solver.propagate import Board
 
+_LOAD_CHUNK = 50_000
+"""Clauses handed to the solver between two looks at the clock."""
 _CONFLICT_SLICE = 2000
 """Conflicts per solver call between two looks at the clock (a few ms to ~0.1 s)."""
 
@@ -202,10 +204,18 @@ def _line_clauses(
     return top
 
 
+class _OutOfTime(Exception):
+    """The deadline passed while the clauses were being made or loaded."""
+
+
 def encode(
-    rows: Sequence[Clue | None], columns: Sequence[Clue | None], board: Board
+    rows: Sequence[Clue | None], columns: Sequence[Clue | None], board: Board,
+    deadline: float | None = None,
 ) -> tuple[list[list[int]], int] | None:
-    """CNF over cell variables r*W + c + 1 (then the lines' own); None if a line cannot fit."""
+    """CNF over cell variables r*W + c + 1 (then the lines' own); None if a line cannot fit.
+
+    Raises _OutOfTime when `deadline` (time.monotonic) passes: a big residue is a
+    million clauses, seconds of work."""
     height, width = len(rows), len(columns)
     true = top = height * width + 1
     clauses: list[list[int]] = [[true]]
@@ -217,6 +227,8 @@ def encode(
         clauses.extend([cells[k]] for k in range(n) if (f >> k) & 1)
         clauses.extend([-cells[k]] for k in range(n) if (e >> k) & 1)
     for clue, n, f, e, cells in lines:
+        if deadline is not None and time.monotonic() > deadline:
+            raise _OutOfTime
         if clue is None:
             continue
         if (f | e) == (1 << n) - 1:
@@ -269,8 +281,12 @@ def sat_solutions(
     from autoplayer.games.nonogram.solver.symmetry import invariant, symmetries
 
     height, width = len(rows), len(columns)
-    with _sigint_held():
-        encoded = encode(rows, columns, board)
+    deadline = None if seconds is None else time.monotonic() + seconds
+    try:
+        with _sigint_held():
+            encoded = encode(rows, columns, board, deadline)
+    except _OutOfTime:
+        return [], False
     if encoded is None:
         return [], True
     clauses, top = encoded
@@ -281,7 +297,6 @@ def sat_solutions(
     ]
     perms = [p for p in symmetries(rows, columns)
              if invariant(board.rows_f, board.rows_e, width, p)] if unknown else []
-    deadline = None if seconds is None else time.monotonic() + seconds
     found: list[Board] = []
     seen: set[tuple[int, ...]] = set()
 
@@ -301,7 +316,12 @@ def sat_solutions(
             out.append(image)
         return out
 
-    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+    with Solver(name="cadical195") as solver:
+        for at in range(0, len(clauses), _LOAD_CHUNK):
+            if deadline is not None and time.monotonic() > deadline:
+                return [], False
+            with _sigint_held():
+                solver.append_formula(clauses[at: at + _LOAD_CHUNK])
         for other in exclude:
             seen.add(key(other))
             block(solver, other)
