@@ -185,8 +185,9 @@ def _solve_one(args: argparse.Namespace, file: str, max_solutions: int,
         report.close()
     if args.stats:
         s = result.stats
-        print(f"autoplayer solve: {s.seconds:.3f} s, {s.lines_solved} line solves "
-              f"({s.cache_hits} cached), {s.probes} probes, {s.nodes} search nodes"
+        print(f"autoplayer solve: {s.seconds:.3f} s ({s.cpu:.3f} s CPU), "
+              f"{s.lines_solved} line solves ({s.cache_hits} cached), {s.probes} probes, "
+              f"{s.nodes} search nodes"
               f"{', finished by SAT' if s.sat else ''}", file=sys.stderr)
     if out is not None:
         if result.solutions:

@@ -99,6 +99,8 @@ class Engine:
         self.cache_hits = 0
         self.probes = 0
         self.nodes = 0
+        self.changed = (0, 0)
+        """(rows, columns) as bitmasks: the lines with a cell the last propagation decided."""
         self._until_check = _CHECK_EVERY
 
     def check_time(self) -> None:
@@ -177,6 +179,7 @@ class Engine:
                 queued[line] = 1
                 queue.append(line)
         solved = hits = 0
+        changed_rows = changed_cols = 0
         unknown = board.unknown
         until_check = self._until_check
         try:
@@ -216,9 +219,13 @@ class Engine:
                 if is_row:
                     rows_f[i], rows_e[i] = nf, ne
                     cross_f, cross_e, base = cols_f, cols_e, height
+                    changed_rows |= 1 << i
+                    changed_cols |= new_f | new_e
                 else:
                     cols_f[i], cols_e[i] = nf, ne
                     cross_f, cross_e, base = rows_f, rows_e, 0
+                    changed_cols |= 1 << i
+                    changed_rows |= new_f | new_e
                 bit = 1 << i
                 for changed, cross in ((new_f, cross_f), (new_e, cross_e)):
                     while changed:
@@ -231,6 +238,7 @@ class Engine:
                             queue.append(base + j)
             return None
         finally:
+            self.changed = (changed_rows, changed_cols)
             board.unknown = unknown
             self._until_check = until_check
             self.lines_solved += solved

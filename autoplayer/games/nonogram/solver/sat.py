@@ -2,11 +2,20 @@
 
 Backtracking over cells re-proves the same contradictions in every branch of
 an unrelated region; clause learning does not, which is why SAT solvers finish
-the hardest survey puzzles (see docs/notes). Encoding, per line: one variable
-per feasible start of each block (feasible given what logic already decided,
-so the encoding is small), exactly one start per block, each start implies
-the next block starts after its gap, a start fills the cells it covers, and a
-filled cell is covered by some start.
+the hardest survey puzzles (see docs/notes).
+
+Encoding, per line: the automaton that reads the line's cells, one symbol of
+the clue's pattern (its blocks with one empty cell between each two) per step,
+or an empty cell read while waiting before a block or after the last; in
+order-encoded form (variable (i, s) = "after cell i the automaton has read at
+least s symbols"), so every clause has two or three literals. Only the states
+reachable from both ends given what logic already decided get a variable (the
+rest are constants), so the encoding is small once logic has done its part.
+Against the earlier one (a variable per feasible start of each block, exactly
+one per block, each start implying a later start for the next block and the
+cells it covers) it has no long clauses and no cardinality encoding, and CaDiCaL
+needs about half the time on the residues of random 40x40-60x60 puzzles with
+several solutions (bench/bench_nonogram_multi.py).
 """
 
 from __future__ import annotations
@@ -17,9 +26,16 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from autoplayer.games.nonogram.solver.line import Clue, block_starts
+from autoplayer.games.nonogram.solver.line import Clue, solve_masks
 from autoplayer.games.nonogram.solver.propagate import Board
 
+_OPTIONS = {"probe": 0}
+"""CaDiCaL without its failed-literal probing: the board it gets is already probed to a
+fixpoint (probe.py), and with it on the SAT back end took 1.5-1.6 s on webpbn-02712
+(Lion) against 1.0 s without, and 15.9 s against 14.5 s on six puzzles of the
+multi-solution set (CPU, same boards)."""
+_LOAD_CHUNK = 50_000
+"""Clauses handed to the solver between two looks at the clock."""
 _CONFLICT_SLICE = 2000
 """Conflicts per solver call between two looks at the clock (a few ms to ~0.1 s)."""
 
@@ -53,64 +69,200 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def encode(
-    rows: Sequence[Clue | None], columns: Sequence[Clue | None], board: Board
-) -> tuple[list[list[int]], int] | None:
-    """CNF over cell variables r*W + c + 1 (then start variables); None if a line cannot fit."""
-    from pysat.card import CardEnc, EncType
+def _pattern(clue: Clue) -> tuple[list[int], int]:
+    """The clue's symbols (1 filled, 0 the gap between two blocks) and, as a bitmask
+    over states 0..len, the states that may also read an empty cell and stay: the
+    start, the end, and each state just after a gap."""
+    pattern: list[int] = []
+    for j, length in enumerate(clue):
+        if j:
+            pattern.append(0)
+        pattern += [1] * length
+    stay = 1 | (1 << len(pattern))
+    for s, symbol in enumerate(pattern):
+        if not symbol:
+            stay |= 1 << (s + 1)
+    return pattern, stay
 
-    height, width = len(rows), len(columns)
-    top = height * width
+
+def _alive(clue: Clue, n: int, f: int, e: int) -> tuple[list[int], int, list[int]] | None:
+    """(pattern, stay, alive): alive[i] the states (bitmask) the automaton can be in after
+    i cells on some path that reads the whole line; None if there is none."""
+    pattern, stay = _pattern(clue)
+    ones = zeros = 0
+    for s, symbol in enumerate(pattern):
+        if symbol:
+            ones |= 1 << s
+        else:
+            zeros |= 1 << s
+    size = len(pattern)
+    fwd = [1]
+    cur = 1
+    for i in range(n):
+        nxt = 0
+        if not (e >> i) & 1:
+            nxt |= (cur & ones) << 1
+        if not (f >> i) & 1:
+            nxt |= ((cur & zeros) << 1) | (cur & stay)
+        cur = nxt
+        fwd.append(cur)
+    if not (cur >> size) & 1:
+        return None
+    alive = [0] * (n + 1)
+    cur = alive[n] = 1 << size
+    for i in range(n - 1, -1, -1):
+        back = 0
+        if not (e >> i) & 1:
+            back |= (cur >> 1) & ones
+        if not (f >> i) & 1:
+            back |= ((cur >> 1) & zeros) | (cur & stay)
+        cur = alive[i] = back & fwd[i]
+    return pattern, stay, alive
+
+
+def _line_clauses(
+    clue: Clue, n: int, f: int, e: int, cells: list[int], top: int, true: int,
+    out: list[list[int]],
+) -> int | None:
+    """Adds one line's clauses to `out`; returns the new top variable, None if no
+    placement fits. `cells[k]` is cell k's variable; `true` a variable that is true."""
+    if not clue:
+        if f:
+            return None
+        out.extend([-cells[k]] for k in range(n) if not (e >> k) & 1)
+        return top
+    got = _alive(clue, n, f, e)
+    if got is None:
+        return None
+    pattern, stay, alive = got
+    size = len(pattern)
+    false = -true
+    # at[i][s]: the literal "after i cells, at least s symbols read", s = 0..size+1
+    at: list[list[int]] = []
+    window: list[tuple[int, int]] = []
+    for i in range(n + 1):
+        states = alive[i]
+        lo, hi = (states & -states).bit_length() - 1, states.bit_length() - 1
+        window.append((lo, hi))
+        layer = [true] * (lo + 1)
+        layer += range(top + 1, top + 1 + hi - lo)
+        top += hi - lo
+        layer += [false] * (size + 1 - hi)
+        at.append(layer)
+        for s in range(lo + 1, hi + 1):
+            if s > lo + 1:
+                out.append([-layer[s], layer[s - 1]])
+            if not (states >> s) & 1:  # a dead state inside the window: not exactly s
+                out.append([-layer[s], layer[s + 1]])
     clauses: list[list[int]] = []
-    lines = [("row", r, rows[r], width, board.rows_f[r], board.rows_e[r]) for r in range(height)]
-    lines += [
-        ("column", c, columns[c], height, board.cols_f[c], board.cols_e[c]) for c in range(width)
-    ]
-    for kind, i, clue, n, f, e in lines:
-        def cell(k: int, kind: str = kind, i: int = i) -> int:
-            return i * width + k + 1 if kind == "row" else k * width + i + 1
+    add = clauses.append
+    for i in range(n):
+        x = cells[i]
+        here, there = at[i], at[i + 1]
+        lo, hi = window[i]
+        lo_next, hi_next = window[i + 1]
+        may_fill, may_empty = not (e >> i) & 1, not (f >> i) & 1
+        free = may_fill and may_empty
+        # never fewer symbols later: here[s] -> there[s], open for lo_next < s <= hi
+        for s in range(lo_next + 1, hi + 1):
+            add([-here[s], there[s]])
+        # at most one symbol a cell: there[s + 1] -> here[s], open for lo < s < hi_next
+        for s in range(lo + 1, hi_next):
+            add([-there[s + 1], here[s]])
+        states = alive[i]
+        for s in range(lo, hi + 1):
+            if not (states >> s) & 1:
+                continue
+            now, above, next_above = here[s], here[s + 1], there[s + 1]
+            waits = (stay >> s) & 1
+            # staying at s reads an empty cell, and only where s may stay
+            if waits and may_empty:
+                if may_fill:
+                    add([-now, next_above, -x])
+            else:
+                add([-now, next_above])
+            if s < size:
+                symbol = pattern[s]
+                # moving on from s reads the symbol
+                if may_fill if symbol else may_empty:
+                    if free:
+                        add([-next_above, above, x if symbol else -x])
+                else:
+                    add([-next_above, above])
+                if free and not (waits and symbol):
+                    # one way out of s: being at s decides the cell
+                    add([-now, above, x if symbol else -x])
+            elif free:
+                add([-now, above, -x])
+        if free:
+            states = alive[i + 1]
+            for s in range(max(lo_next, 1), hi_next + 1):
+                if (states >> s) & 1 and not ((stay >> s) & 1 and pattern[s - 1]):
+                    # every way into s read the same value
+                    add([-there[s], there[s + 1], x if pattern[s - 1] else -x])
+    for clause in clauses:
+        if true in clause:
+            continue
+        if false in clause:
+            clause = [lit for lit in clause if lit != false]
+        out.append(clause)
+    return top
 
-        for k in range(n):
-            if (f >> k) & 1:
-                clauses.append([cell(k)])
-            elif (e >> k) & 1:
-                clauses.append([-cell(k)])
+
+class _OutOfTime(Exception):
+    """The deadline passed while the clauses were being made or loaded."""
+
+
+def encode(
+    rows: Sequence[Clue | None], columns: Sequence[Clue | None], board: Board,
+    deadline: float | None = None,
+) -> tuple[list[list[int]], int] | None:
+    """CNF over cell variables r*W + c + 1 (then the lines' own); None if a line cannot fit.
+
+    Raises _OutOfTime when `deadline` (time.monotonic) passes: a big residue is a
+    million clauses, seconds of work."""
+    height, width = len(rows), len(columns)
+    true = top = height * width + 1
+    clauses: list[list[int]] = [[true]]
+    lines = [(rows[r], width, board.rows_f[r], board.rows_e[r],
+              [r * width + c + 1 for c in range(width)]) for r in range(height)]
+    lines += [(columns[c], height, board.cols_f[c], board.cols_e[c],
+               [k * width + c + 1 for k in range(height)]) for c in range(width)]
+    for _, n, f, e, cells in lines[:height]:
+        clauses.extend([cells[k]] for k in range(n) if (f >> k) & 1)
+        clauses.extend([-cells[k]] for k in range(n) if (e >> k) & 1)
+    for clue, n, f, e, cells in lines:
+        if deadline is not None and time.monotonic() > deadline:
+            raise _OutOfTime
         if clue is None:
             continue
-        starts = block_starts(clue, n, f, e)
-        if starts is None:
+        if (f | e) == (1 << n) - 1:
+            if solve_masks(clue, n, f, e) is None:
+                return None
+            continue
+        got = _line_clauses(clue, n, f, e, cells, top, true, clauses)
+        if got is None:
             return None
-        variables: list[dict[int, int]] = []
-        for mask in starts:
-            block = {}
-            for p in _bits(mask):
-                top += 1
-                block[p] = top
-            variables.append(block)
-        covering: list[list[int]] = [[] for _ in range(n)]
-        for j, (length, block) in enumerate(zip(clue, variables, strict=True)):
-            lits = list(block.values())
-            clauses.append(lits)
-            if len(lits) > 1:
-                amo = CardEnc.atmost(lits, 1, top_id=top, encoding=EncType.seqcounter)
-                top = max(top, amo.nv)
-                clauses.extend(amo.clauses)
-            following = variables[j + 1] if j + 1 < len(variables) else None
-            for p, var in block.items():
-                for k in range(p, p + length):
-                    clauses.append([-var, cell(k)])
-                    covering[k].append(var)
-                if following is not None:
-                    clauses.append(
-                        [-var, *(v for q, v in following.items() if q > p + length)]
-                    )
-        # Every filled cell lies in a block, known filled cells included: block_starts
-        # only says where each block may start on its own, so without this clause a
-        # choice of starts can leave a known cell uncovered, and the line then has a
-        # block more than its clue (issue 12).
-        for k in range(n):
-            if not (e >> k) & 1:  # a known empty cell is no start's (its unit clause is above)
-                clauses.append([-cell(k), *covering[k]])
+        top = got
+    return clauses, top
+
+
+def _lex_leader(perm: list[int], cells: list[int], top: int) -> tuple[list[list[int]], int]:
+    """Clauses for "the grid is not above its image under perm" in the order of `cells`
+    (variables; cells perm fixes are skipped): e_i says the first i cells equal their
+    images, and while they do, the next may not be filled where its image is empty."""
+    clauses: list[list[int]] = []
+    equal = None  # the literal "all earlier cells equal their images"; None: true
+    for x in cells:
+        y = perm[x - 1] + 1
+        if y == x:
+            continue
+        before = [] if equal is None else [-equal]
+        clauses.append([*before, -x, y])
+        top += 1
+        clauses.append([*before, -x, -y, top])
+        clauses.append([*before, x, y, top])
+        equal = top
     return clauses, top
 
 
@@ -121,25 +273,80 @@ def sat_solutions(
     """Up to `wanted` solutions extending `board` other than `exclude`; (them, exhausted).
 
     `exhausted` is False when the time ran out before the answer was proven.
+
+    When flips or turns of the grid map the clues (and `board`) onto themselves
+    (`symmetry.symmetries`), solutions those maps leave unchanged are looked for
+    first, in a space that many times smaller; every solution found brings its
+    images, which are solutions too; and the proof that no other solution exists
+    then needs only grids that are the least of their images (lex-leader
+    constraints), since the solutions found are closed under the maps.
     """
     from pysat.solvers import Solver
 
+    from autoplayer.games.nonogram.solver.symmetry import invariant, symmetries
+
     height, width = len(rows), len(columns)
-    with _sigint_held():
-        encoded = encode(rows, columns, board)
+    deadline = None if seconds is None else time.monotonic() + seconds
+    try:
+        with _sigint_held():
+            encoded = encode(rows, columns, board, deadline)
+    except _OutOfTime:
+        return [], False
     if encoded is None:
         return [], True
-    clauses, _ = encoded
+    clauses, top = encoded
     unknown = [
         r * width + c + 1
         for r in range(height)
         for c in _bits(((1 << width) - 1) & ~(board.rows_f[r] | board.rows_e[r]))
     ]
-    deadline = None if seconds is None else time.monotonic() + seconds
+    perms = [p for p in symmetries(rows, columns)
+             if invariant(board.rows_f, board.rows_e, width, p)] if unknown else []
     found: list[Board] = []
-    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+    seen: set[tuple[int, ...]] = set()
+
+    def key(grid: Board) -> tuple[int, ...]:
+        return tuple(grid.rows_f)
+
+    def block(solver: Solver, grid: Board) -> None:
+        solver.add_clause([-v if grid.value(*divmod(v - 1, width)) else v for v in unknown])
+
+    def images(grid: Board) -> list[Board]:
+        """The grid's images under the maps that differ from it (solutions as well)."""
+        out = []
+        for perm in perms:
+            image = Board.blank(height, width)
+            for cell, to in enumerate(perm):
+                image.set_cell(*divmod(to, width), grid.value(*divmod(cell, width)) == 1)
+            out.append(image)
+        return out
+
+    with Solver(name="cadical195") as solver:
+        solver.configure(_OPTIONS)
+        for at in range(0, len(clauses), _LOAD_CHUNK):
+            if deadline is not None and time.monotonic() > deadline:
+                return [], False
+            with _sigint_held():
+                solver.append_formula(clauses[at: at + _LOAD_CHUNK])
         for other in exclude:
-            solver.add_clause([-v if other.value(*divmod(v - 1, width)) else v for v in unknown])
+            seen.add(key(other))
+            block(solver, other)
+        for other in exclude:
+            for image in images(other):
+                if key(image) not in seen and len(found) < wanted:
+                    seen.add(key(image))
+                    found.append(image)
+                    block(solver, image)
+        assume: list[int] = []
+        if perms:
+            top += 1
+            assume = [top]  # while assumed: only grids every map leaves unchanged
+            for perm in perms:
+                for x in unknown:
+                    y = perm[x - 1] + 1
+                    if y > x:
+                        solver.add_clause([-top, -x, y])
+                        solver.add_clause([-top, x, -y])
         while len(found) < wanted:
             # CaDiCaL cannot be interrupted from another thread, so it runs in slices
             # of conflicts (keeping what it learned) and the clock is read in between
@@ -149,16 +356,26 @@ def sat_solutions(
                     return found, False
                 solver.conf_budget(_CONFLICT_SLICE)
                 with _sigint_held():
-                    status = solver.solve_limited()
+                    status = solver.solve_limited(assumptions=assume)
             if not status:
-                return found, True
+                if not assume:
+                    return found, True
+                # no unchanged grid is left: on to all grids, the least of each orbit
+                assume = []
+                for perm in perms:
+                    more, top = _lex_leader(perm, unknown, top)
+                    for clause in more:
+                        solver.add_clause(clause)
+                continue
             model = solver.get_model()
             true = {v for v in model[: height * width] if v > 0}
             solution = Board.blank(height, width)
             for r in range(height):
                 for c in range(width):
                     solution.set_cell(r, c, r * width + c + 1 in true)
-            found.append(solution)
-            solver.add_clause([-v if v in true else v for v in unknown])
+            for grid in (solution, *images(solution)):
+                if key(grid) not in seen and len(found) < wanted:
+                    seen.add(key(grid))
+                    found.append(grid)
+                    block(solver, grid)
     return found, False
-

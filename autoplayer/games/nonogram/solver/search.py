@@ -25,14 +25,20 @@ else:
 
 
 NODE_BUDGET = 4
-"""Search nodes (each fully probed) before the SAT back end takes over."""
+"""Probing the search may do before the SAT back end takes over, in nodes the size of the
+root: after the root, each node costs the unknown cells it starts with, and the search
+may spend NODE_BUDGET - 1 times what probing left unknown at the root. A node deep in a
+subtree that logic has nearly finished costs almost nothing, so a search that is
+closing in on solutions goes on to find them (on random puzzles with several solutions,
+often both) instead of handing SAT the whole root after four nodes."""
 
 BACKENDS: tuple[str, ...] = ("auto", "probe", "search", "sat")
 """What `solve` runs once line logic stalls. "auto" is the pipeline; the others force
 one path each, so that tests (and anyone chasing a wrong answer) can check every
 path, not only the one a puzzle happens to take:
 
-- "auto": probe-guided search for NODE_BUDGET nodes, then SAT on the root
+- "auto": probe-guided search for a budget of NODE_BUDGET root-sized nodes, then SAT on
+  the root (excluding the solutions the search found)
   (search to the end when python-sat is missing);
 - "probe": probing only, no guess: UNIQUE when it decides every cell, else STALLED;
 - "search": probe-guided search to the end, never SAT;
@@ -81,19 +87,25 @@ class Verdict(enum.Enum):
 class SolveStats:
     """What a solve did. `lines_solved`: line-solver runs (cache misses); `nodes`: search
     nodes (the root counts as one once probing starts); `sat`: whether the search ran out
-    of its node budget and the SAT back end finished. (Not a dataclass: see `Puzzle`.)"""
+    of its node budget and the SAT back end finished; `seconds`: wall time; `cpu`: CPU
+    time of this process over the solve, and `sat_seconds` the part of it in the SAT
+    back end (encoding included). (Not a dataclass: see `Puzzle`.)"""
 
-    __slots__ = ("cache_hits", "lines_solved", "nodes", "probes", "sat", "seconds")
+    __slots__ = ("cache_hits", "cpu", "lines_solved", "nodes", "probes", "sat", "sat_seconds",
+                 "seconds")
 
     def __init__(self, lines_solved: int = 0, cache_hits: int = 0, probes: int = 0,
-                 nodes: int = 0, sat: bool = False, seconds: float = 0.0) -> None:
+                 nodes: int = 0, sat: bool = False, seconds: float = 0.0, cpu: float = 0.0,
+                 sat_seconds: float = 0.0) -> None:
         self.lines_solved, self.cache_hits, self.probes = lines_solved, cache_hits, probes
         self.nodes, self.sat, self.seconds = nodes, sat, seconds
+        self.cpu, self.sat_seconds = cpu, sat_seconds
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={getattr(self, k)!r}" for k in ("lines_solved", "cache_hits",
                                                                 "probes", "nodes", "sat",
-                                                                "seconds"))
+                                                                "seconds", "cpu",
+                                                                "sat_seconds"))
         return f"SolveStats({shown})"
 
 
@@ -193,20 +205,28 @@ class _OverBudget(Exception):
 
 def _search(
     engine: Engine, root: Board, max_solutions: int, solutions: list[Board],
-    node_budget: int | None,
+    budget: int | None,
 ) -> bool:
     """Depth-first search from `root` (probed in place), adding to `solutions`.
 
-    Returns whether the search space was exhausted (False: stopped at max_solutions).
+    `budget`: in nodes the size of the probed root (see NODE_BUDGET), before _OverBudget;
+    None: no limit. Returns whether the search space was exhausted (False: stopped at
+    max_solutions).
     """
     stack = [root]
+    spent = 0
+    allowance = None  # in cells, once the root is probed
     while stack:
-        if node_budget is not None and engine.nodes >= node_budget:
+        if budget == 0 or (allowance is not None and spent >= allowance):
             raise _OverBudget
         board = stack.pop()
+        if allowance is not None:
+            spent += board.unknown
         engine.nodes += 1
         engine.check_time()
         branch = probe(engine, board)
+        if allowance is None and budget is not None:
+            allowance = (budget - 1) * board.unknown
         if branch is None:
             continue
         if branch.row < 0:
@@ -245,13 +265,14 @@ def solve(
         raise ValueError("max_solutions must be at least 1")
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
-    start = time.monotonic()
+    start, cpu_start = time.monotonic(), time.process_time()
     deadline = None if timeout is None else start + timeout
     height, width = len(puzzle.rows), len(puzzle.columns)
     engine = Engine(puzzle.rows, puzzle.columns, deadline)
     board = _start_board(height, width, grid)
 
     sat_used = False
+    sat_cpu = 0.0
     solutions: list[Board] = []
 
     def result(
@@ -259,7 +280,7 @@ def solve(
     ) -> SolveResult:
         stats = SolveStats(
             engine.lines_solved, engine.cache_hits, engine.probes, engine.nodes, sat_used,
-            time.monotonic() - start,
+            time.monotonic() - start, time.process_time() - cpu_start, sat_cpu,
         )
         return SolveResult(verdict, board, width, solutions, bad, stats)
 
@@ -287,10 +308,14 @@ def solve(
             assert sat is not None
             sat_used = True
             remaining = None if deadline is None else deadline - time.monotonic()
-            more, exhausted = sat(
-                puzzle.rows, puzzle.columns, board, max_solutions - len(solutions), solutions,
-                remaining,
-            )
+            sat_start = time.process_time()
+            try:
+                more, exhausted = sat(
+                    puzzle.rows, puzzle.columns, board, max_solutions - len(solutions),
+                    solutions, remaining,
+                )
+            finally:
+                sat_cpu = time.process_time() - sat_start
             solutions += more
             if not exhausted and len(solutions) < max_solutions:
                 raise Timeout from None
