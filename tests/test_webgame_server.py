@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -283,3 +284,23 @@ def test_started_game_and_hover_parameters(server):
     }.items():
         status, body = get(f"{base}/nonogram?{query}")
         assert status == 400 and message in json.loads(body)["error"], query
+
+
+def test_serve_stops_cleanly_however_many_ctrl_c_arrive() -> None:
+    """`timeout -s INT` signals the process and then its group: two interrupts together
+    once made a clean stop exit 130, or fail inside a lock ("release unlocked lock")."""
+    import signal
+    import subprocess
+    import sys
+
+    for gap in (0.0, 0.0, 0.01):
+        proc = subprocess.Popen([sys.executable, "-m", "autoplayer", "serve"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert proc.stdout is not None and proc.stdout.readline().startswith("http://")
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        time.sleep(gap)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 0, err
+        assert err.strip() == "Open the URL in a browser; Ctrl+C stops the server.", err

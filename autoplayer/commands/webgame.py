@@ -10,7 +10,8 @@ import argparse
 import contextlib
 import os
 import sys
-import threading
+import time
+from collections.abc import Callable, Iterator
 
 from autoplayer.commands import summary
 from autoplayer.commands.options import SEED_MAX, int_arg
@@ -99,23 +100,48 @@ def run_serve(args: argparse.Namespace) -> int:
         server = GameServer(port=args.port)
     except OSError as err:
         raise UserError(f"cannot listen on 127.0.0.1:{args.port}: {err.strerror}") from None
-    with server:
+    with _ctrl_c() as stopped, server:
         url = server.url(size=size, seed=args.seed, puzzle=args.puzzle, game=args.game, **look)
         print(url, flush=True)
         if args.open:
-            _open(url)
+            _open(url, stopped)
         else:
-            # Said inside the guard: a Ctrl+C the moment after it still stops cleanly.
-            with contextlib.suppress(KeyboardInterrupt):
-                print("Open the URL in a browser; Ctrl+C stops the server.", file=sys.stderr)
-                threading.Event().wait()
+            print("Open the URL in a browser; Ctrl+C stops the server.", file=sys.stderr)
+            while not stopped():
+                time.sleep(POLL)
     return 0
 
 
-def _open(url: str) -> None:
+POLL = 0.1
+"""Seconds between looks at whether Ctrl+C was pressed (or the browser closed)."""
+
+
+@contextlib.contextmanager
+def _ctrl_c() -> Iterator[Callable[[], bool]]:
+    """Ctrl+C handled as a request to stop, not as KeyboardInterrupt, until the server has
+    closed: a second one (`timeout -s INT` signals the process and then its group) or one
+    landing inside a lock's wait made a clean stop exit 130, or fail with "release unlocked
+    lock". Yields whether Ctrl+C was pressed. Off the main thread, where no signal handler
+    can be set, a KeyboardInterrupt stops it as before."""
+    import signal
+
+    pressed: list[int] = []
+    try:
+        before = signal.signal(signal.SIGINT, lambda sig, _frame: pressed.append(sig))
+    except ValueError:
+        with contextlib.suppress(KeyboardInterrupt):
+            yield lambda: False
+        return
+    try:
+        yield lambda: bool(pressed)
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _open(url: str, stopped: Callable[[], bool]) -> None:
     from autoplayer.webgame.browser import launch_app
 
     with launch_app(url, display=os.environ["DISPLAY"], width=1100, height=850) as app:
         print("Playing in Chromium; close its window or press Ctrl+C to stop.", file=sys.stderr)
-        with contextlib.suppress(KeyboardInterrupt):
-            app.process.wait()
+        while app.process.poll() is None and not stopped():
+            time.sleep(POLL)
