@@ -140,7 +140,8 @@ def _vouched_glyphs(reading: NonogramReading) -> set[int]:
     way, so one such glyph is not another digit while its twins stand as read."""
     slots = digit_slots(reading)
     groups = group_glyphs([s.reading.glyph.mask for s in slots],
-                          [s.reading.ranked for s in slots])
+                          [s.reading.ranked for s in slots],
+                          [s.reading.glyph.tone for s in slots])
     return {id(slots[i].reading) for g in groups if g.sure and len(g.members) > 1
             for i in g.members}
 
