@@ -49,14 +49,15 @@ SOLID = 0.6
 """A pixel where two glyphs' bitmaps differ, inked in one by at least this share of the
 ink's tone more than in the other, is a stroke one has and the other lacks: two digits.
 Antialiased ink drawn at another phase leaves such a pixel partly inked in both."""
-THIN_BELOW = 15
+THIN_BELOW = 11
 """Glyphs shorter than this (px) have strokes about a pixel wide, where `SOLID` holds.
-Measured on 474 random looks of the bundled game (tests/looks.py): of 14,694 pairs of
-one digit's copies under 15 px grouped as one shape with bitmaps that differ, none
-differed there by more than 0.54 of the ink's tone, while all 10 such pairs of two
-digits (5 to 10 px: a 6 and a 5, a 3 and a 5) differed by 0.69 to 1.0. Taller glyphs'
-strokes are wider, hinted or italic, and move whole edge pixels with the phase (2 % of
-such pairs at 15-29 px differ by a full tone, a quarter at 30 px and more): their
+Measured on 1,024 random looks of the bundled game (tests/looks.py, 550 of them with
+12-15 px cells, half on dotted cells): of 33,752 pairs of one digit's copies under 11 px
+grouped as one shape with bitmaps that differ, none differed there by more than 0.57 of
+the ink's tone, while 14 of the 96 such pairs of two digits (5 to 10 px: a 3 and a 5, a
+6 and a 5, a 3 and a 6, a 6 and an 8) differed by 0.61 to 1.0 (the others by less: too
+faint to tell). From 11 px on, bold and italic strokes move whole edge pixels with the
+phase (348 of 8,506 pairs of one digit at 11-14 px differed by 0.6 or more): their
 bitmaps are compared by shape alone."""
 
 
