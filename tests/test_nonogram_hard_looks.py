@@ -125,6 +125,25 @@ def test_a_misread_is_not_corrected_against_the_boards_own_shapes() -> None:
         f"read wrong: {reading.puzzle.rows} (corrections {reading.corrections})"
 
 
+def test_a_misread_is_not_corrected_against_a_shapes_unsure_twins() -> None:
+    """Column 25's last "1", alone in the bottom row of clue boxes, is cut off with the page
+    below the band, so the rows add up to one more than the columns. Reading row 8's last
+    "2" as 1 would make them agree and solve; no reader names the board's 2s surely, but
+    ten other glyphs of that shape stand as 2: the reading is refused, not 'corrected'
+    into a wrong one. (skin=bars theme=dark size=27x15 cell=15 clue_cells=grid rows=right
+    columns=bottom dejavu-sans bold, dotted, ink 4.7:1 blue, a heading; 12-15 px cells
+    drawn for boards this size, as a game may.)"""
+    name = "bars-dark-grid-right-bottom-27x15-seed713852"
+    image = np.asarray(Image.open(DATA / f"{name}.png").convert("RGB"))
+    truth = load_puzzle(DATA / f"{name}.non")
+    try:
+        reading = read_nonogram(image, fallbacks=every_template_set())
+    except InputError:
+        return  # refused: honest
+    assert (reading.puzzle.rows, reading.puzzle.columns) == (truth.rows, truth.columns), \
+        f"read wrong: {reading.puzzle.rows} (corrections {reading.corrections})"
+
+
 def test_small_digits_a_pixel_apart_are_not_settled_as_one() -> None:
     """The 3s and 5s of a serif five pixels tall differ by one pixel of their bitmaps (as
     two 2s at different pixel phases do) and the readers took them all for 2s: grouped
