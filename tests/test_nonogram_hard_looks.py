@@ -10,7 +10,10 @@ it as .non (the look's parameters in the comment):
   digit the readers name alike, so the puzzle settles one unknown, not fourteen
   (`digit_classes`);
 - pixel digits over a drop shadow in a tone near the ink: cut between the two tones,
-  not around both (`two_tone`).
+  not around both (`two_tone`);
+- a serif five pixels tall on dotted clue cells, once read wrong: its 3s and 5s are a
+  pixel apart in their bitmaps, but that pixel is a stroke of the 5 only
+  (`digit_classes.strokes_differ`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from autoplayer.errors import InputError
 from autoplayer.games.nonogram.formats import load_puzzle
 from autoplayer.games.nonogram.reader import read_nonogram
 from autoplayer.geometry import Rect
+from autoplayer.vision.digit_classes import SAME_SHAPE, shape_distance, strokes_differ
 from autoplayer.vision.glyphs import Blob
 from autoplayer.vision.strips import Strip
 from autoplayer.vision.templates import every_template_set
@@ -39,6 +43,9 @@ LOOKS = [
     ("bars-light-italic-serif-19x7-seed897498", True),
     # skin=pixel theme=dark size=21x20 cell=21 frame=0 noise, ink 6.1:1 blue
     ("pixel-dark-shadow-21x20-seed137916", False),
+    # skin=sans theme=dark size=9x6 cell=14 dejavu-serif, dotted (AUTOPLAYER_SEED=822663536
+    # draw 13 of test_random_looks_read_exactly_or_refused)
+    ("sans-dark-dotted-serif-9x6-seed380782", True),
 ]
 
 
@@ -116,3 +123,42 @@ def test_a_misread_is_not_corrected_against_the_boards_own_shapes() -> None:
         return  # refused: honest
     assert (reading.puzzle.rows, reading.puzzle.columns) == (truth.rows, truth.columns), \
         f"read wrong: {reading.puzzle.rows} (corrections {reading.corrections})"
+
+
+def test_a_misread_is_not_corrected_against_a_shapes_unsure_twins() -> None:
+    """Column 25's last "1", alone in the bottom row of clue boxes, is cut off with the page
+    below the band, so the rows add up to one more than the columns. Reading row 8's last
+    "2" as 1 would make them agree and solve; no reader names the board's 2s surely, but
+    ten other glyphs of that shape stand as 2: the reading is refused, not 'corrected'
+    into a wrong one. (skin=bars theme=dark size=27x15 cell=15 clue_cells=grid rows=right
+    columns=bottom dejavu-sans bold, dotted, ink 4.7:1 blue, a heading; 12-15 px cells
+    drawn for boards this size, as a game may.)"""
+    name = "bars-dark-grid-right-bottom-27x15-seed713852"
+    image = np.asarray(Image.open(DATA / f"{name}.png").convert("RGB"))
+    truth = load_puzzle(DATA / f"{name}.non")
+    try:
+        reading = read_nonogram(image, fallbacks=every_template_set())
+    except InputError:
+        return  # refused: honest
+    assert (reading.puzzle.rows, reading.puzzle.columns) == (truth.rows, truth.columns), \
+        f"read wrong: {reading.puzzle.rows} (corrections {reading.corrections})"
+
+
+def test_small_digits_a_pixel_apart_are_not_settled_as_one() -> None:
+    """The 3s and 5s of a serif five pixels tall differ by one pixel of their bitmaps (as
+    two 2s at different pixel phases do) and the readers took them all for 2s: grouped
+    as one shape, the puzzle settled every one of them as 3 and read row 4 and column 5
+    as 3 for 5, a puzzle that adds up and solves. At the pixel where they differ the 5
+    has solid ink and the 3 paper, while the two 2s are both partly inked there: the 3
+    and the 5 are two digits, the 2s one."""
+    name = "sans-dark-dotted-serif-9x6-seed380782"
+    image = np.asarray(Image.open(DATA / f"{name}.png").convert("RGB"))
+    reading = read_nonogram(image, verify=False)
+    at = {(d.glyph.box.x, d.glyph.box.y): d.glyph for _, _, n in reading.numbers()
+          for d in n.digits}
+    three, five = at[307, 126], at[321, 126]  # columns 4 and 5, each one number
+    two, other_two = at[222, 142], at[236, 142]  # row 1's first two numbers
+    for a, b in ((three, five), (two, other_two)):
+        assert shape_distance(a.mask, b.mask) < SAME_SHAPE
+    assert strokes_differ(three.mask, three.tone, five.mask, five.tone)
+    assert not strokes_differ(two.mask, two.tone, other_two.mask, other_two.tone)

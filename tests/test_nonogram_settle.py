@@ -20,7 +20,13 @@ from autoplayer.games.nonogram.reader import NonogramReading, read_nonogram
 from autoplayer.games.nonogram.settle import Ambiguous, settle
 from autoplayer.games.nonogram.validation import _solvable, puzzle_of
 from autoplayer.geometry import Rect
-from autoplayer.vision.digit_classes import SURE, group_glyphs, shape_distance
+from autoplayer.vision.digit_classes import (
+    SURE,
+    different_shapes,
+    group_glyphs,
+    shape_distance,
+    strokes_differ,
+)
 from autoplayer.vision.glyphs import Glyph
 from autoplayer.vision.grid import Grid
 from autoplayer.vision.numbers import ClueNumber, DigitReading, make_number
@@ -89,6 +95,39 @@ def test_a_digit_read_alike_at_another_pixel_phase_joins_its_shape() -> None:
     assert len(alike) == 1 and alike[0].members == (0, 1)
     unlike = group_glyphs([BAR, footed], [((1, 0.9),), ((7, 0.6),)])
     assert len(unlike) == 2
+
+
+# A serif 3 and 5 five pixels tall and their tones (0 paper, 1 the ink's tone), as a
+# browser drew them on dotted clue cells: the bitmaps differ by one pixel, (1, 1).
+THREE = np.array([[0, 1, 1, 1, 0], [0, 0, 1, 1, 0], [0, 0, 0, 1, 1], [0, 0, 0, 1, 1],
+                  [1, 1, 1, 1, 0]], bool)
+FIVE = THREE.copy()
+FIVE[1, 1] = True
+THREE_TONE = np.array([[.20, .71, .45, .80, .19], [0, .09, .84, .91, .03],
+                       [0, 0, .21, .76, .49], [.32, .09, 0, .56, .61],
+                       [.61, .93, .47, .72, .14]], np.float32)
+FIVE_TONE = np.array([[.12, .89, .69, .69, .04], [.31, .86, .64, .57, .02],
+                      [.24, .36, 0, .66, .49], [.26, .15, 0, .55, .58],
+                      [.39, .97, .47, .80, .31]], np.float32)
+
+
+def test_small_glyphs_a_pixel_apart_are_two_digits_where_that_pixel_is_a_stroke() -> None:
+    """Where the bitmaps cannot tell (one pixel apart, as one digit at two pixel phases
+    is), the tones can: the 5's pixel is solid ink where the 3 has paper. Read alike and
+    unsure, they are two groups and two different shapes; as the same 3 drawn with that
+    pixel only partly inked, one group."""
+    assert shape_distance(THREE, FIVE) < 0.1
+    assert strokes_differ(THREE, THREE_TONE, FIVE, FIVE_TONE)
+    ranked = [((2, 0.16), (7, 0.1)), ((2, 0.07), (7, 0.05))]
+    groups = group_glyphs([THREE, FIVE], ranked, [THREE_TONE, FIVE_TONE])
+    assert [g.members for g in groups] == [(0,), (1,)]
+    assert different_shapes([THREE, FIVE], groups, [THREE_TONE, FIVE_TONE])[0, 1]
+    # Without tones the bitmaps alone decide: one shape.
+    assert len(group_glyphs([THREE, FIVE], ranked)) == 1
+    faint = FIVE_TONE.copy()
+    faint[1, 1] = 0.45  # an edge both inked in part: the 3 drawn at another phase
+    assert not strokes_differ(THREE, THREE_TONE, FIVE, faint)
+    assert len(group_glyphs([THREE, FIVE], ranked, [THREE_TONE, faint])) == 1
 
 # --- settling a reading by the puzzle ---------------------------------------------------
 

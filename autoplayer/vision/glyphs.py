@@ -25,6 +25,10 @@ class Glyph:
 
     box: Rect
     mask: np.ndarray
+    tone: np.ndarray | None = None
+    """How strongly each pixel of the box is inked (0 paper, 1 the ink's own tone), when
+    known: where two bitmaps differ by a pixel, whether it is a stroke in one and paper in
+    the other, or an edge both ink in part."""
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,12 @@ import itertools
 from dataclasses import dataclass
 from functools import cached_property
 
+import numpy as np
+
 from autoplayer.geometry import Rect
 from autoplayer.vision import scanline
 from autoplayer.vision.clues import ClueLayout
+from autoplayer.vision.digit_classes import THIN_BELOW
 from autoplayer.vision.glyphs import Blob, Glyph, split_touching
 from autoplayer.vision.spacing import Spacing, learn_spacing
 from autoplayer.vision.strips import Strip
@@ -134,27 +137,43 @@ def make_number(digits: list[DigitReading]) -> ClueNumber:
     return ClueNumber(value, conf, tuple(digits), tuple(dict.fromkeys(v for _, v in alts)))
 
 
-def read_lines(layout: ClueLayout, templates: TemplateSet | None = None
+def read_lines(layout: ClueLayout, templates: TemplateSet | None = None,
+               lum: np.ndarray | None = None
                ) -> tuple[list[list[ClueNumber]], list[list[ClueNumber]]]:
-    """Numbers of every row and column, in reading order."""
+    """Numbers of every row and column, in reading order; with the picture's luminance
+    `lum`, each small glyph keeps its tone (`Glyph.tone`: only glyphs shorter than
+    `THIN_BELOW` are compared by it)."""
     spacing = learn_spacing(layout)
     h, w = layout.grid.height, layout.grid.width
-    rows = [_read_strip(s, layout, templates, spacing, w) for s in layout.rows]
-    columns = [_read_strip(s, layout, templates, spacing, h) for s in layout.columns]
+    rows = [_read_strip(s, layout, templates, spacing, w, lum) for s in layout.rows]
+    columns = [_read_strip(s, layout, templates, spacing, h, lum) for s in layout.columns]
     return rows, columns
 
 
-def _digits_of(blob: Blob, layout: ClueLayout, templates: TemplateSet | None
-               ) -> list[DigitReading]:
-    return [read_digit(g, templates) for g in split_touching(blob, layout.digit_height,
-                                                               layout.digit_width)]
+def glyph_tone(lum: np.ndarray, box: Rect, ink: float, paper: float) -> np.ndarray:
+    """The ink's strength over `box`: 0 at the paper's level, 1 at the ink's."""
+    tone = (lum[box.y:box.bottom, box.x:box.right] - np.float32(paper)) \
+        * np.float32(1.0 / (ink - paper))
+    np.maximum(tone, 0.0, out=tone)
+    return np.minimum(tone, 1.0, out=tone)
+
+
+def _digits_of(blob: Blob, layout: ClueLayout, templates: TemplateSet | None,
+               lum: np.ndarray | None = None) -> list[DigitReading]:
+    glyphs = split_touching(blob, layout.digit_height, layout.digit_width)
+    ink, paper = layout.ink_level, layout.paper_level
+    if lum is not None and ink is not None and paper is not None and ink != paper:
+        glyphs = [Glyph(g.box, g.mask, glyph_tone(lum, g.box, ink, paper))
+                  if g.box.h < THIN_BELOW else g for g in glyphs]
+    return [read_digit(g, templates) for g in glyphs]
 
 
 def _read_strip(strip: Strip, layout: ClueLayout, templates: TemplateSet | None,
-                spacing: Spacing, length: int) -> list[ClueNumber]:
+                spacing: Spacing, length: int, lum: np.ndarray | None = None
+                ) -> list[ClueNumber]:
     numbers: list[ClueNumber] = []
     for group in strip.groups:
-        units = [_digits_of(b, layout, templates) for b in group]
+        units = [_digits_of(b, layout, templates, lum) for b in group]
         if strip.kind == "column":
             numbers.append(make_number([d for u in units for d in u]))
         else:

@@ -180,7 +180,7 @@ def _read_board(image: np.ndarray, grid: Grid, templates: TemplateSet | None,
 
     def reading_with(chosen: TemplateSet | None) -> NonogramReading:
         nonlocal cut_lines
-        rows, columns = read_lines(layout, chosen)
+        rows, columns = read_lines(layout, chosen, luminance(image))
         if cut_lines is None:  # where ink meets the edge does not depend on the digits
             # Without the opt-in only ink on the edge itself counts: clues a game packs
             # close to its window's edge are read as they are, as they always were.

@@ -99,8 +99,9 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
     slots = digit_slots(reading)
     if not slots:
         return None
+    tones = [s.reading.glyph.tone for s in slots]
     groups = group_glyphs([s.reading.glyph.mask for s in slots],
-                          [s.reading.ranked for s in slots])
+                          [s.reading.ranked for s in slots], tones)
     # The unknowns, in widening steps: the shapes no reader is sure of; then also shapes
     # read as a digit a clearly different shape is read as too (one font draws a digit
     # one way, so one of them is misread); each first with the readers' favourite
@@ -109,7 +110,7 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
     # that some combination passes decides. A first reading that fits is so taken when
     # no other digit of its unsure shapes fits too; clashing shapes are doubted only
     # when it does not fit.
-    apart = different_shapes([s.reading.glyph.mask for s in slots], groups)
+    apart = different_shapes([s.reading.glyph.mask for s in slots], groups, tones)
     by_doubt = sorted(range(len(groups)), key=lambda k: (groups[k].sure, groups[k].confidence))
     unsure = [k for k in by_doubt if not groups[k].sure]
     clashing = [k for k in by_doubt if groups[k].sure and groups[k].clash]

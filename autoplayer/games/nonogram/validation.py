@@ -116,7 +116,7 @@ def validate_reading(reading: NonogramReading, *, correct: bool = True) -> Nonog
     # One substitution first, then pairs among the least confident numbers. A fix is
     # taken only when it is the one change of its size that makes the clues consistent:
     # when two different changes both work, the picture does not say which is right.
-    vouched = _vouched_glyphs(reading)
+    vouched, twinned = _vouched_glyphs(reading)
     options = [(c, alt) for c in candidates for alt in c[2].alternatives[:3]
                if not _changes_vouched(c[2], alt, vouched)]
     for attempts in ([(o,) for o in options], list(itertools.combinations(options[:12], 2))):
@@ -124,25 +124,33 @@ def validate_reading(reading: NonogramReading, *, correct: bool = True) -> Nonog
         for attempt in attempts:
             fixed = _substitute(reading, rows, columns, attempt)
             if fixed is not None and _check(fixed) is None:
-                fixes.append(fixed)
+                fixes.append((attempt, fixed))
                 if len(fixes) > 1:
                     break
         if len(fixes) == 1:
-            return fixes[0]
+            attempt, fixed = fixes[0]
+            # Nor is a glyph read unlike its twins, named surely or not: were their shape
+            # misread, every copy would be (the puzzle would settle them as one).
+            if any(_changes_vouched(number, alt, twinned) for (_, _, number), alt in attempt):
+                break
+            return fixed
         if fixes:
             break
     raise _give_up(reading, first_problem)
 
 
-def _vouched_glyphs(reading: NonogramReading) -> set[int]:
+def _vouched_glyphs(reading: NonogramReading) -> tuple[set[int], set[int]]:
     """The glyphs (by id) whose reading the board's own shapes vouch for: members of a
     shape group a reader named surely, seen more than once. One font draws a digit one
-    way, so one such glyph is not another digit while its twins stand as read."""
+    way, so one such glyph is not another digit while its twins stand as read. Then
+    every glyph whose shape is seen more than once, named surely or not."""
     slots = digit_slots(reading)
     groups = group_glyphs([s.reading.glyph.mask for s in slots],
-                          [s.reading.ranked for s in slots])
-    return {id(slots[i].reading) for g in groups if g.sure and len(g.members) > 1
-            for i in g.members}
+                          [s.reading.ranked for s in slots],
+                          [s.reading.glyph.tone for s in slots])
+    twinned = [g for g in groups if len(g.members) > 1]
+    return ({id(slots[i].reading) for g in twinned if g.sure for i in g.members},
+            {id(slots[i].reading) for g in twinned for i in g.members})
 
 
 def _changes_vouched(number: ClueNumber, alt: int, vouched: set[int]) -> bool:
