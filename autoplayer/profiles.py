@@ -36,6 +36,17 @@ def profile_path(key: Mapping[str, Any], kind: str = "") -> Path:
     return config_dir() / "profiles" / f"{kind + '-' if kind else ''}{slug}-{digest}.json"
 
 
+def load_json(path: Path) -> Any:
+    """A profile file's data; UserError naming the file and line when it is not JSON."""
+    from autoplayer.errors import UserError
+    from autoplayer.files import read_text
+
+    try:
+        return json.loads(read_text(path))
+    except json.JSONDecodeError as err:
+        raise UserError(f"{path}: line {err.lineno}: not JSON ({err.msg})") from None
+
+
 def save_json(path: Path, data: Any) -> None:
     """Written whole to a temp file and renamed."""
     path.parent.mkdir(parents=True, exist_ok=True)

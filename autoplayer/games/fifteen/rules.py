@@ -11,7 +11,6 @@ profiles, so a game seen before costs no experiment.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,13 +103,9 @@ def input_from_json(data: Any, where: str) -> Input:
 
 
 def load_input(path: Path) -> Input:
-    from autoplayer.files import read_text
+    from autoplayer.profiles import load_json
 
-    try:
-        data = json.loads(read_text(path))
-    except json.JSONDecodeError as err:
-        raise UserError(f"{path}: line {err.lineno}: not JSON ({err.msg})") from None
-    return input_from_json(data, str(path))
+    return input_from_json(load_json(path), str(path))
 
 
 def save_input(path: Path, rules: Input, window: Mapping[str, Any] | None = None) -> None:

@@ -155,14 +155,9 @@ def rules_from_json(data: Any, where: str) -> Rules:
 
 
 def load_rules(path: Path) -> Rules:
-    from autoplayer.files import read_text
+    from autoplayer.profiles import load_json
 
-    text = read_text(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise UserError(f"{path}: line {err.lineno}: not JSON ({err.msg})") from None
-    return rules_from_json(data, str(path))
+    return rules_from_json(load_json(path), str(path))
 
 
 def save_rules(path: Path, rules: Rules, window: Mapping[str, Any] | None = None) -> None:

@@ -80,15 +80,9 @@ def input_from_json(data: Any, where: str) -> Input:
 
 
 def load_input(path: Path) -> Input:
-    import json
+    from autoplayer.profiles import load_json
 
-    from autoplayer.files import read_text
-
-    try:
-        data = json.loads(read_text(path))
-    except json.JSONDecodeError as err:
-        raise UserError(f"{path}: line {err.lineno}: not JSON ({err.msg})") from None
-    return input_from_json(data, str(path))
+    return input_from_json(load_json(path), str(path))
 
 
 def save_input(path: Path, rules: Input, window: Mapping[str, Any] | None) -> None:
