@@ -165,6 +165,14 @@ class Game(Generic[ReadingT, SolutionT, MoveT]):
     for the gesture to count as drawn (a game that animates each move needs longer than
     the gap between two drawn frames of the animation)."""
 
+    @property
+    def paced_floor(self) -> float:
+        """For a paced game: the least time after a gesture before what the window shows can
+        count as drawn (0: as soon as it has changed and held still). A browser under
+        load can show a move's first frame and then stall longer than `paced_quiet`; a game
+        that watched how long its moves take to draw says so here."""
+        return 0.0
+
     exploring: bool = False
     """The last plan held a probe, whose batch may not bring the board closer."""
 

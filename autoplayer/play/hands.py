@@ -128,6 +128,8 @@ class Hands:
         seeing what the last press did: a page busy drawing drops what comes meanwhile)."""
         last = frame.pixels
         quiet = self.game.paced_quiet  # drawn: the window changed, then held still this long
+        floor = self.game.paced_floor  # ... and no sooner than this after the gesture
+        limit = max(PACED_LIMIT, 2 * floor)
         for g in body:
             driver.perform([g])
             if isinstance(g, Move):
@@ -137,9 +139,9 @@ class Hands:
             def drawn(m: Moment, before: Any = before) -> bool:
                 now = m.frame.pixels
                 changed = now.shape != before.shape or not np.array_equal(now, before)
-                return changed and m.held >= quiet
+                return changed and m.held >= quiet and m.waited >= floor
 
-            moment = observe(self.source, drawn, limit=PACED_LIMIT, poll=PACED_POLL)
+            moment = observe(self.source, drawn, limit=limit, poll=PACED_POLL)
             last = moment.frame.pixels
 
     def until_drawn(self, board: Rect) -> None:

@@ -105,6 +105,12 @@ def misplaced(board: Board, target: Board) -> int:
     return sum(1 for a, b in zip(board.cells, target.cells, strict=True) if a and a != b)
 
 
+SLIDE_FLOOR = 0.6
+"""`paced_floor`'s share of the learned slide time, which also holds the bot's own
+waits and a reading (about 0.1 s): 0.6 of 0.41 s is 0.25 s, past a 160 ms slide drawn
+late; the slides that were cut short were judged drawn at 0.09-0.12 s."""
+
+
 class FifteenGame(Game[Reading, Path, Step]):
     """`autoplayer.games.base.Game` for sliding puzzles; `solver` is 'optimal', 'fast' or None
     (optimal where its tables are on disk, else fast)."""
@@ -115,6 +121,12 @@ class FifteenGame(Game[Reading, Path, Step]):
     paced_quiet = 0.06
     """A slide animates: two captures 20 ms apart can show one frame of it; three frames
     of stillness (at 50 fps and more) end it."""
+
+    @property
+    def paced_floor(self) -> float:
+        """A share of the slide time the experiment watched (press to a board read again):
+        a slide's first frame followed by a stall of the browser is not its end."""
+        return SLIDE_FLOOR * self.rules.slide if self.rules is not None else 0.0
 
     def __init__(self, solver: str | None = None, pace: Pace = PACE,
                  clicks_per_batch: int = CLICKS_PER_BATCH, *, rules: Input | None = None,
