@@ -554,3 +554,39 @@ def test_symmetric_clues_give_exactly_the_brute_force_solutions(name: str) -> No
         assert two.verdict is (Verdict.MULTIPLE if len(expected) > 1 else Verdict.UNIQUE)
         checked += 1
     assert checked == 6, seed
+
+
+def test_a_deadline_stops_the_sat_solver_even_inside_one_call(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """CaDiCaL cannot be interrupted and one of its calls can run for seconds (faase
+    with --timeout 10 ended at 13-17 s): with a deadline it runs in a forked child that
+    sends each solution as found and is killed at the deadline. Here the child's solver
+    sends one grid and then hangs as in a long native call."""
+    import time
+
+    from autoplayer.games.nonogram.solver import sat
+    from autoplayer.games.nonogram.solver.propagate import Board
+
+    rows, columns = [(1,), (1,)], [(1,), (1,)]
+    grid = Board.blank(2, 2)
+    grid.set_cell(0, 0, True)
+    grid.set_cell(1, 1, True)
+
+    def hangs(*args: object) -> bool:
+        args[-1](grid)  # type: ignore[operator]
+        time.sleep(60)
+        return True
+
+    monkeypatch.setattr(sat, "_search", hangs)
+    start = time.monotonic()
+    found, exhausted = sat.sat_solutions(rows, columns, Board.blank(2, 2), 2, [], 1.0)
+    assert time.monotonic() - start < 3.0
+    assert exhausted is False and [g.rows_f for g in found] == [grid.rows_f]
+
+    # Without a deadline the same search runs here, to the end.
+    monkeypatch.undo()
+    found, exhausted = sat.sat_solutions(rows, columns, Board.blank(2, 2), 5, [], None)
+    assert exhausted is True and len(found) == 2
+    # With one that is not reached, the child's answer comes back whole.
+    found, exhausted = sat.sat_solutions(rows, columns, Board.blank(2, 2), 5, [], 30.0)
+    assert exhausted is True and sorted(g.rows_f for g in found) == [[1, 2], [2, 1]]

@@ -20,11 +20,13 @@ several solutions (bench/bench_nonogram_multi.py).
 
 from __future__ import annotations
 
+import os
+import select
 import signal
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 
 from autoplayer.games.nonogram.solver.line import Clue, solve_masks
 from autoplayer.games.nonogram.solver.propagate import Board
@@ -281,11 +283,6 @@ def sat_solutions(
     then needs only grids that are the least of their images (lex-leader
     constraints), since the solutions found are closed under the maps.
     """
-    from pysat.solvers import Solver
-
-    from autoplayer.games.nonogram.solver.symmetry import invariant, symmetries
-
-    height, width = len(rows), len(columns)
     deadline = None if seconds is None else time.monotonic() + seconds
     try:
         with _sigint_held():
@@ -294,7 +291,104 @@ def sat_solutions(
         return [], False
     if encoded is None:
         return [], True
+    if deadline is None or not hasattr(os, "fork"):
+        found: list[Board] = []
+        exhausted = _search(rows, columns, board, wanted, exclude, encoded, deadline,
+                            found.append)
+        return found, exhausted
+    return _search_in_child(rows, columns, board, wanted, exclude, encoded, deadline)
+
+
+def _search_in_child(
+    rows: Sequence[Clue | None], columns: Sequence[Clue | None], board: Board,
+    wanted: int, exclude: Sequence[Board], encoded: tuple[list[list[int]], int],
+    deadline: float,
+) -> tuple[list[Board], bool]:
+    """`_search` in a forked child that is killed at the deadline.
+
+    CaDiCaL cannot be interrupted, and a budget of conflicts does not bound its time: on
+    a million-clause residue one slice of a few hundred conflicts took 5-7 s (its
+    inprocessing), so `--timeout 10` on faase ended at 13-17 s. The child sends each
+    solution as it finds it and then its verdict; the parent waits for them until the
+    deadline and no longer. Ctrl-C reaches the parent, which kills the child."""
+    height, width = len(rows), len(columns)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: solve, report, and leave without running the parent's exits
+        code = 0
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            os.close(read_end)
+            with os.fdopen(write_end, "wb") as out:
+                def send(grid: Board) -> None:
+                    out.write(b"G" + b"".join(row.to_bytes(_row_bytes(width), "little")
+                                              for row in grid.rows_f))
+                    out.flush()
+
+                exhausted = _search(rows, columns, board, wanted, exclude, encoded, None, send)
+                out.write(b"E" if exhausted else b"T")
+        except BaseException:
+            code = 1
+        os._exit(code)
+    os.close(write_end)
+    found: list[Board] = []
+    size = 1 + height * _row_bytes(width)
+    buffer = b""
+    try:
+        with os.fdopen(read_end, "rb", buffering=0) as pipe:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([pipe], [], [], left)[0]:
+                    return found, False
+                chunk = pipe.read(1 << 16)
+                if not chunk:  # the child ended without a verdict (it failed)
+                    raise RuntimeError("the SAT solver's process ended without an answer")
+                buffer += chunk
+                while buffer:
+                    if buffer[:1] in (b"E", b"T"):
+                        return found, buffer[:1] == b"E"
+                    if len(buffer) < size:
+                        break
+                    found.append(_unpacked(buffer[1:size], height, width))
+                    buffer = buffer[size:]
+    finally:
+        with suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)  # its CPU time joins this process's children's (cpu.py)
+
+
+def _row_bytes(width: int) -> int:
+    return (width + 7) // 8
+
+
+def _unpacked(data: bytes, height: int, width: int) -> Board:
+    n = _row_bytes(width)
+    grid = Board.blank(height, width)
+    for r in range(height):
+        row = int.from_bytes(data[r * n:(r + 1) * n], "little")
+        for c in range(width):
+            grid.set_cell(r, c, bool(row >> c & 1))
+    return grid
+
+
+def _search(
+    rows: Sequence[Clue | None], columns: Sequence[Clue | None], board: Board,
+    wanted: int, exclude: Sequence[Board], encoded: tuple[list[list[int]], int],
+    deadline: float | None, emit: Callable[[Board], None],
+) -> bool:
+    """The solver's part of `sat_solutions`: each solution found is given to `emit` (at
+    most `wanted`); True when no other solution is left, False when the deadline came."""
+    from pysat.solvers import Solver
+
+    from autoplayer.games.nonogram.solver.symmetry import invariant, symmetries
+
+    height, width = len(rows), len(columns)
     clauses, top = encoded
+    found: list[Board] = []
+
+    def keep(grid: Board) -> None:
+        found.append(grid)
+        emit(grid)
     unknown = [
         r * width + c + 1
         for r in range(height)
@@ -302,7 +396,6 @@ def sat_solutions(
     ]
     perms = [p for p in symmetries(rows, columns)
              if invariant(board.rows_f, board.rows_e, width, p)] if unknown else []
-    found: list[Board] = []
     seen: set[tuple[int, ...]] = set()
 
     def key(grid: Board) -> tuple[int, ...]:
@@ -325,7 +418,7 @@ def sat_solutions(
         solver.configure(_OPTIONS)
         for at in range(0, len(clauses), _LOAD_CHUNK):
             if deadline is not None and time.monotonic() > deadline:
-                return [], False
+                return False
             with _sigint_held():
                 solver.append_formula(clauses[at: at + _LOAD_CHUNK])
         for other in exclude:
@@ -335,7 +428,7 @@ def sat_solutions(
             for image in images(other):
                 if key(image) not in seen and len(found) < wanted:
                     seen.add(key(image))
-                    found.append(image)
+                    keep(image)
                     block(solver, image)
         assume: list[int] = []
         if perms:
@@ -349,17 +442,18 @@ def sat_solutions(
                         solver.add_clause([-top, x, -y])
         while len(found) < wanted:
             # CaDiCaL cannot be interrupted from another thread, so it runs in slices
-            # of conflicts (keeping what it learned) and the clock is read in between
+            # of conflicts (keeping what it learned), and Ctrl-C and the clock are
+            # looked at in between (a slice can still run long: see _search_in_child)
             status = None
             while status is None:
                 if deadline is not None and time.monotonic() > deadline:
-                    return found, False
+                    return False
                 solver.conf_budget(_CONFLICT_SLICE)
                 with _sigint_held():
                     status = solver.solve_limited(assumptions=assume)
             if not status:
                 if not assume:
-                    return found, True
+                    return True
                 # no unchanged grid is left: on to all grids, the least of each orbit
                 assume = []
                 for perm in perms:
@@ -376,6 +470,6 @@ def sat_solutions(
             for grid in (solution, *images(solution)):
                 if key(grid) not in seen and len(found) < wanted:
                     seen.add(key(grid))
-                    found.append(grid)
+                    keep(grid)
                     block(solver, grid)
-    return found, False
+    return False

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Sequence
 from functools import cached_property
 
+from autoplayer.games.nonogram.solver.cpu import cpu_seconds
 from autoplayer.games.nonogram.solver.line import masks_of
 from autoplayer.games.nonogram.solver.probe import probe
 from autoplayer.games.nonogram.solver.propagate import Board, Engine, Line, Timeout
@@ -265,7 +266,7 @@ def solve(
         raise ValueError("max_solutions must be at least 1")
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
-    start, cpu_start = time.monotonic(), time.process_time()
+    start, cpu_start = time.monotonic(), cpu_seconds()
     deadline = None if timeout is None else start + timeout
     height, width = len(puzzle.rows), len(puzzle.columns)
     engine = Engine(puzzle.rows, puzzle.columns, deadline)
@@ -280,7 +281,7 @@ def solve(
     ) -> SolveResult:
         stats = SolveStats(
             engine.lines_solved, engine.cache_hits, engine.probes, engine.nodes, sat_used,
-            time.monotonic() - start, time.process_time() - cpu_start, sat_cpu,
+            time.monotonic() - start, cpu_seconds() - cpu_start, sat_cpu,
         )
         return SolveResult(verdict, board, width, solutions, bad, stats)
 
@@ -308,14 +309,14 @@ def solve(
             assert sat is not None
             sat_used = True
             remaining = None if deadline is None else deadline - time.monotonic()
-            sat_start = time.process_time()
+            sat_start = cpu_seconds()
             try:
                 more, exhausted = sat(
                     puzzle.rows, puzzle.columns, board, max_solutions - len(solutions),
                     solutions, remaining,
                 )
             finally:
-                sat_cpu = time.process_time() - sat_start
+                sat_cpu = cpu_seconds() - sat_start
             solutions += more
             if not exhausted and len(solutions) < max_solutions:
                 raise Timeout from None
