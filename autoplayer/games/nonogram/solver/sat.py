@@ -311,6 +311,8 @@ def _search_in_child(
     inprocessing), so `--timeout 10` on faase ended at 13-17 s. The child sends each
     solution as it finds it and then its verdict; the parent waits for them until the
     deadline and no longer. Ctrl-C reaches the parent, which kills the child."""
+    import pysat.solvers  # noqa: F401  (imported once here, not in every child)
+
     height, width = len(rows), len(columns)
     read_end, write_end = os.pipe()
     pid = os.fork()
