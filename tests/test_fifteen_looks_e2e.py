@@ -51,8 +51,10 @@ def draw_page(rng: random.Random) -> dict[str, Any]:
     look = rng.randrange(1 << 20)
     drawn = random_look(look)
     size = 4 if drawn["font"] == "serif-italic" and drawn["goal"] == "gap-last" else 3
+    # Numerals only: picture tiles are test_fifteen_pictures_e2e's.
+    tiles = {"tiles": "flat"} if drawn["tiles"] == "picture" else {}
     return {"size": (size, size), "seed": rng.randrange(1000), "look": look,
-            "slide": min(drawn["slide"], 160)}
+            "slide": min(drawn["slide"], 160), **tiles}
 
 
 @pytest.mark.parametrize("draw", range(2))

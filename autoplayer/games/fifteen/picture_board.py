@@ -63,6 +63,8 @@ class PictureTiles:
     index + 1, which nothing may be planned from)."""
     samples: np.ndarray
     """(tiles + 1, SAMPLE*SAMPLE*3): each tile's sample, then the gap's."""
+    gap_cell: int
+    """Where the gap was at the start."""
 
 
 def _region(r: Rect) -> tuple[int, int, int, int]:
@@ -206,7 +208,7 @@ def read_picture_tiles(rgb: np.ndarray) -> PictureTiles:
         labels = tuple(range(1, len(tiles) + 1))
     else:
         labels = tuple(goal.cells.index(k) + 1 for k in range(len(tiles)))
-    return PictureTiles(grid, cells, tiles, goal, labels, samples)
+    return PictureTiles(grid, cells, tiles, goal, labels, samples, gap_cell)
 
 
 def _alike(samples: np.ndarray) -> tuple[int, int] | None:
@@ -242,6 +244,11 @@ def identify(rgb: np.ndarray, known: PictureTiles) -> FifteenReading:
 
 
 def first_reading(rgb: np.ndarray) -> tuple[FifteenReading, PictureTiles]:
-    """The first reading of a picture puzzle and what later readings match against."""
+    """The first reading of a picture puzzle (each cell shows the tile cut from it) and what
+    later readings match against."""
     known = read_picture_tiles(rgb)
-    return identify(rgb, known), known
+    labels = iter(known.labels)
+    gap = known.gap_cell
+    cells = tuple(0 if p == gap else next(labels) for p in range(len(known.cells)))
+    board = Board(known.grid.width, known.grid.height, cells)
+    return FifteenReading(board, known.grid, known.cells, (None,) * len(cells), 0.0), known
