@@ -25,7 +25,7 @@ import numpy as np
 
 from autoplayer.errors import InputError
 from autoplayer.games.fifteen.goals import Unsure
-from autoplayer.games.fifteen.model import Board, check_size
+from autoplayer.games.fifteen.model import MAX_SIDE, Board, check_size
 from autoplayer.games.fifteen.pictures import PictureGoal, infer_picture_goal
 from autoplayer.games.fifteen.reader import FifteenReading
 from autoplayer.geometry import Rect
@@ -41,7 +41,7 @@ SAME_RING = 12.0
 """The four strips around the board must be one colour (mean colours this close)."""
 SAMPLE = 12
 """Each cell is compared as its colours averaged down to SAMPLE x SAMPLE."""
-MATCH = 4.0
+MATCH = 2.0
 """A cell shows a tile when their samples differ by at most this (mean absolute, 0..255):
 a still board redrawn at the same place differs by almost nothing, a tile caught half-way
 through a slide by far more."""
@@ -100,9 +100,8 @@ def _gap_candidates(rgb: np.ndarray) -> list[Rect]:
 
 
 def _lattice_from_gap(rgb: np.ndarray, gap: Rect) -> tuple[Grid, int] | None:
-    """The lattice of picture cells around `gap`, and the gap's cell; None when the lattice
-    is not ringed by one flat colour. The lattice reaches, each way from the gap, as far as
-    the strip beyond its last cell is not flat."""
+    """The lattice of picture cells around `gap`, and the gap's cell; None when no lattice
+    of its cells is ringed by one flat colour."""
     ih, iw = rgb.shape[:2]
     px, py = gap.w, gap.h
 
@@ -123,18 +122,43 @@ def _lattice_from_gap(rgb: np.ndarray, gap: Rect) -> tuple[Grid, int] | None:
             return None
         return rgb[by:by + bh, bx:bx + bw]
 
-    reach = {}
+    def colour(patch: np.ndarray) -> np.ndarray:
+        return patch.reshape(-1, patch.shape[-1]).mean(axis=0)
+
+    # Each way from the gap, every place the strip beyond a cell is flat: where the lattice
+    # may end. A flat patch inside the picture (a shape, a gentle gradient) is one too; the
+    # four ends taken must share one colour, and then the whole ring must be it.
+    ends: dict[str, list[tuple[int, np.ndarray]]] = {}
     for name, (dc, dr) in {"left": (-1, 0), "right": (1, 0), "up": (0, -1),
                            "down": (0, 1)}.items():
-        k = 0
-        while True:
+        ends[name] = []
+        for k in range(MAX_SIDE):
             strip = beyond(dc * k, dr * k, dc, dr)
-            if strip is None or k > 12:
-                return None
-            if _std(strip) <= FLAT_STD:
+            if strip is None:
                 break
-            k += 1
-        reach[name] = k
+            if _std(strip) <= FLAT_STD:
+                ends[name].append((k, colour(strip)))
+    for _, ring_colour in ends["left"]:
+        reach = {}
+        for name, found in ends.items():
+            k = next((k for k, c in found
+                      if float(np.abs(c - ring_colour).max()) <= SAME_RING), None)
+            if k is None:
+                break
+            reach[name] = k
+        if len(reach) == 4:
+            made = _ringed(rgb, gap, reach, t)
+            if made is not None:
+                return made
+    return None
+
+
+def _ringed(rgb: np.ndarray, gap: Rect, reach: dict[str, int], t: int
+            ) -> tuple[Grid, int] | None:
+    """The lattice reaching so far each way from the gap, when a ring of one flat colour,
+    `t` thick, surrounds it."""
+    ih, iw = rgb.shape[:2]
+    px, py = gap.w, gap.h
     width = reach["left"] + 1 + reach["right"]
     height = reach["up"] + 1 + reach["down"]
     if width < 2 or height < 2:
