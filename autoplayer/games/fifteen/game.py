@@ -157,14 +157,24 @@ class FifteenGame(Game[Reading, Path, Step]):
         """
         self._shape = frame.pixels.shape
         if previous is None:
+            # Picture tiles first (a lattice of pictures around one flat gap: quick to rule
+            # out, and the numeral reader takes longer to refuse a picture). Tiles whose
+            # edges give no certain arrangement may still be numerals: those are read, and
+            # only if they are not either is the picture board kept (solve then refuses).
+            try:
+                pictures: tuple[FifteenReading, PictureTiles] | None = picture_reading(
+                    frame.pixels)
+            except InputError:
+                pictures = None
+            if pictures is not None and not isinstance(pictures[1].goal, Unsure):
+                shown, self._pictures = pictures
+                return Reading(shown, pixels=frame.pixels)
             try:
                 shown = read_fifteen(frame.pixels)
-            except InputError as numerals:
-                # No numbers: perhaps the tiles are pictures (a flat gap among them).
-                try:
-                    shown, self._pictures = picture_reading(frame.pixels)
-                except InputError:
-                    raise numerals from None
+            except InputError:
+                if pictures is None:
+                    raise
+                shown, self._pictures = pictures
                 return Reading(shown, pixels=frame.pixels)
             self._templates = learn_templates(shown)
             return Reading(shown, pixels=frame.pixels)

@@ -77,11 +77,16 @@ def _std(patch: np.ndarray) -> float:
 
 def _gap_candidates(rgb: np.ndarray) -> list[Rect]:
     """Square patches of one colour at least MIN_PITCH across, biggest first."""
-    img = rgb.astype(np.int16)
+    img = np.ascontiguousarray(rgb)
+
+    def step(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        d = cv2.absdiff(a, b)
+        return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) <= 1
+
     same_r = np.zeros(img.shape[:2], bool)
     same_d = np.zeros(img.shape[:2], bool)
-    same_r[:, :-1] = (np.abs(img[:, 1:] - img[:, :-1]) <= 1).all(axis=2)
-    same_d[:-1] = (np.abs(img[1:] - img[:-1]) <= 1).all(axis=2)
+    same_r[:, :-1] = step(img[:, 1:], img[:, :-1])
+    same_d[:-1] = step(img[1:], img[:-1])
     flat = (same_r & same_d).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(flat, connectivity=4)
     out = []
