@@ -7,8 +7,8 @@ tile left out (last, first or any cell), shuffled.
 
 `capture` (also run by default): what the bot does before its first input on a 4x4
 picture page of the bundled 15-puzzle, from a 1920x1080 headless capture: the first
-reading (the numeral reader tried first and refusing, then the board found by its flat gap,
-the tiles cut, the goal inferred from their edges) and the goal checked in `solve`,
+reading (the board found by its flat gap, the tiles cut, the goal inferred from their
+edges; the numeral reader only when that gives no certain goal) and `solve`,
 judged against the page's own goal. `python -m bench.bench_fifteen_pictures capture` runs
 that part alone.
 """
@@ -118,8 +118,9 @@ def capture() -> None:
                     reading = game.read(Frame(image))
                     read = time.perf_counter()
                     game.solve(reading)
-                except InputError:
+                except InputError as err:
                     tally["refused"] += 1
+                    print(f"{kind} seed {draw}: refused: {err.message}", flush=True)
                     continue
                 finally:
                     done = time.perf_counter()
@@ -142,11 +143,13 @@ def capture() -> None:
         "What the bot does before its first input on a 4x4 picture page of the bundled "
         f"15-puzzle (`tiles=picture`, 72 px tiles, seeds 0-{CAPTURE_DRAWS - 1} per picture "
         "kind, gap last or first in turn), from a 1920x1080 headless capture: "
-        "`FifteenGame.read` (the numeral reader tried first and refusing, then the board found "
-        "by its flat gap, the tiles cut, the goal inferred from their edges) and "
+        "`FifteenGame.read` (the board found by its flat gap, the tiles cut, the goal inferred "
+        "from their edges; the numeral reader tried, and refusing, only when that gives no "
+        "certain goal) and "
         "`FifteenGame.solve` (the goal checked, then the rows-first solver), judged against "
         "the page's own goal. A refusal is any InputError before input (no picture board: a "
-        "second flat cell, as flat shapes make; or no certain goal).\n\n"
+        "second flat cell, as flat shapes make; or no certain goal; the bench prints each "
+        "reason).\n\n"
         + "\n".join(rows)
         + f"\n\nIn all: **{totals['exact']}/{n} exact, {totals['refused']} refused, "
         f"{totals['wrong']} wrong; slowest read + solve {worst:.0f} ms** (target: a "

@@ -140,3 +140,19 @@ def test_the_game_refuses_look_alike_tiles_before_any_input() -> None:
     shown = game.read(Frame(copy))
     with pytest.raises(InputError, match="no certain goal"):
         game.solve(shown)
+
+
+def test_the_game_says_why_a_picture_board_was_refused() -> None:
+    """A flat tile beside the gap's own flatness: the board of pictures is found and
+    refused, and the error says so (not only that no numbers could be read)."""
+    from autoplayer.games.fifteen.game import FifteenGame
+    from autoplayer.screen.capture import Frame
+
+    rgb, _ = load("noise-4x4-seed3")
+    reading, known = first_reading(rgb)
+    cell = 5 if reading.board.gap != 5 else 6  # an inner cell: the ring stays whole
+    r = known.cells[cell]
+    copy = rgb.copy()
+    copy[r.y:r.bottom, r.x:r.right] = (200, 30, 30)
+    with pytest.raises(InputError, match="2 cells of the 4x4 picture board look flat"):
+        FifteenGame(solver="fast").read(Frame(copy))

@@ -29,6 +29,7 @@ from autoplayer.errors import InputError, UserError
 from autoplayer.games.base import Check, Game, Solved
 from autoplayer.games.fifteen.goals import Goal, Unsure, infer_goal, solve_toward
 from autoplayer.games.fifteen.model import Board, is_solvable, unsolvable_reason
+from autoplayer.games.fifteen.picture_board import NO_BOARD as NO_PICTURE_BOARD
 from autoplayer.games.fifteen.picture_board import PictureTiles, identify
 from autoplayer.games.fifteen.picture_board import first_reading as picture_reading
 from autoplayer.games.fifteen.planner import Slide, batch
@@ -161,19 +162,24 @@ class FifteenGame(Game[Reading, Path, Step]):
             # out, and the numeral reader takes longer to refuse a picture). Tiles whose
             # edges give no certain arrangement may still be numerals: those are read, and
             # only if they are not either is the picture board kept (solve then refuses).
+            refused: InputError | None = None
             try:
                 pictures: tuple[FifteenReading, PictureTiles] | None = picture_reading(
                     frame.pixels)
-            except InputError:
-                pictures = None
+            except InputError as err:
+                pictures, refused = None, err
             if pictures is not None and not isinstance(pictures[1].goal, Unsure):
                 shown, self._pictures = pictures
                 return Reading(shown, pixels=frame.pixels)
             try:
                 shown = read_fifteen(frame.pixels)
-            except InputError:
+            except InputError as numerals:
                 if pictures is None:
-                    raise
+                    if refused is None or refused.message == NO_PICTURE_BOARD:
+                        raise
+                    # A picture board was found but refused: that says more.
+                    raise InputError(f"{refused.message} (nor are there numbers to read: "
+                                     f"{numerals.message})", region=refused.region) from None
                 shown, self._pictures = pictures
                 return Reading(shown, pixels=frame.pixels)
             self._templates = learn_templates(shown)

@@ -49,6 +49,10 @@ APART = 3 * MATCH
 """Every two tiles (and the gap) must differ by this much, so no cell can match two."""
 
 
+NO_BOARD = ("no board of picture tiles found (a lattice of picture cells with one flat gap, "
+            "ringed by one flat colour)")
+
+
 @dataclass(frozen=True, eq=False)
 class PictureTiles:
     """A picture puzzle as first read: its lattice, the tiles cut from it and their goal."""
@@ -193,8 +197,7 @@ def find_picture_board(rgb: np.ndarray) -> tuple[Grid, int]:
         if found is not None:
             break
     if found is None:
-        raise InputError("no board of picture tiles found (a lattice of picture cells with "
-                         "one flat gap, ringed by one flat colour)", region=(0, 0, w, h))
+        raise InputError(NO_BOARD, region=(0, 0, w, h))
     grid, gap_cell = found
     try:
         check_size(grid.width, grid.height)
