@@ -233,14 +233,20 @@ def read_picture_tiles(rgb: np.ndarray) -> PictureTiles:
     goal = infer_picture_goal(list(tiles), grid.width, grid.height)
     alike = _alike(samples)
     if alike is not None and not isinstance(goal, Unsure):
-        a, b = alike
-        what = "the gap" if b == len(tiles) else f"tile {b + 1}"
-        goal = Unsure(f"tile {a + 1} and {what} look too much alike to tell apart after a move")
+        where = [i for i in range(len(cells)) if i != gap_cell] + [gap_cell]
+        a, b = (where[k] for k in alike)
+        what = "the gap" if alike[1] == len(tiles) else _place(b, grid.width)
+        goal = Unsure(f"the tile at {_place(a, grid.width)} and {what} look too much alike "
+                      "to tell apart after a move")
     if isinstance(goal, Unsure):
         labels = tuple(range(1, len(tiles) + 1))
     else:
         labels = tuple(goal.cells.index(k) + 1 for k in range(len(tiles)))
     return PictureTiles(grid, cells, tiles, goal, labels, samples, gap_cell)
+
+
+def _place(cell: int, width: int) -> str:
+    return f"row {cell // width + 1} column {cell % width + 1}"
 
 
 def _alike(samples: np.ndarray) -> tuple[int, int] | None:
@@ -264,7 +270,7 @@ def identify(rgb: np.ndarray, known: PictureTiles) -> FifteenReading:
     labels = []
     for p, k in enumerate(best):
         if d[p, k] > MATCH:
-            raise InputError(f"the cell at row {p // w + 1} column {p % w + 1} shows none of "
+            raise InputError(f"the cell at {_place(p, w)} shows none of "
                              f"the tiles first seen (closest differs by {d[p, k]:.1f}; a tile "
                              "may still be sliding)", region=_region(cells[p]))
         labels.append(0 if k == gap_index else known.labels[int(k)])
