@@ -156,3 +156,16 @@ def test_the_game_says_why_a_picture_board_was_refused() -> None:
     copy[r.y:r.bottom, r.x:r.right] = (200, 30, 30)
     with pytest.raises(InputError, match="2 cells of the 4x4 picture board look flat"):
         FifteenGame(solver="fast").read(Frame(copy))
+
+
+def test_a_board_the_page_moved_is_found_again() -> None:
+    """The bundled page's status line grows when the puzzle is solved and pushes the board
+    down a few pixels: the tiles are matched where the board now is."""
+    rgb, _ = load("noise-4x4-seed3")
+    reading, known = first_reading(rgb)
+    moved = np.empty_like(rgb)
+    moved[:] = rgb[0, 0]
+    moved[5:] = rgb[:-5]
+    again = identify(moved, known)
+    assert again.board == reading.board
+    assert again.grid.ys[0][0] == known.grid.ys[0][0] + 5

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Generator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any
 
@@ -193,7 +193,10 @@ class FifteenGame(Game[Reading, Path, Step]):
         """The board read again where it was read before: picture tiles by matching them to
         the tiles first cut, numerals by the templates learned from the first reading."""
         if self._pictures is not None:
-            return identify(pixels, self._pictures)
+            shown = identify(pixels, self._pictures)
+            if shown.grid != self._pictures.grid:  # the board moved: match there from now on
+                self._pictures = replace(self._pictures, grid=shown.grid, cells=shown.cells)
+            return shown
         return read_fifteen(pixels, self._templates, before.ink_share, before.grid)
 
     def board(self, reading: Reading) -> Rect:

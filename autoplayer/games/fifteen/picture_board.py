@@ -260,9 +260,32 @@ def _alike(samples: np.ndarray) -> tuple[int, int] | None:
 def identify(rgb: np.ndarray, known: PictureTiles) -> FifteenReading:
     """The board now shown, each cell matched to the tile cut at the start that it shows;
     InputError (naming the cell) when a cell matches none closely (a slide caught half-way,
-    the board gone) or the matches are not each tile once and one gap."""
+    the board gone) or the matches are not each tile once and one gap.
+
+    Where the board was is tried first; when that fails the board is looked for again (a
+    page may move it: a status line that grows when the puzzle is solved), and taken only
+    with the same lattice and every cell matching."""
+    try:
+        return _match(rgb, known, known.grid, known.cells)
+    except InputError as err:
+        first = err
+    try:
+        grid, _ = find_picture_board(rgb)
+    except InputError:
+        raise first from None
+    if (grid.width, grid.height) != (known.grid.width, known.grid.height) or any(
+            (b - a) != (d - c) for (a, b), (c, d) in zip(grid.xs + grid.ys,
+                                                        known.grid.xs + known.grid.ys,
+                                                        strict=True)) or grid == known.grid:
+        raise first
+    cells = tuple(grid.cell(r, c) for r in range(grid.height) for c in range(grid.width))
+    return _match(rgb, known, grid, cells)
+
+
+def _match(rgb: np.ndarray, known: PictureTiles, grid: Grid, cells: tuple[Rect, ...]
+           ) -> FifteenReading:
+    """The board shown in `cells`, every cell matched to a tile first cut or the gap."""
     w = known.grid.width
-    cells = known.cells
     now = np.stack([sample(rgb, r) for r in cells])
     d = np.abs(now[:, None, :] - known.samples[None, :, :]).mean(axis=2)
     best = d.argmin(axis=1)
@@ -276,9 +299,9 @@ def identify(rgb: np.ndarray, known: PictureTiles) -> FifteenReading:
         labels.append(0 if k == gap_index else known.labels[int(k)])
     if sorted(labels) != sorted((0, *known.labels)):
         raise InputError("the cells do not show each tile first seen once and one gap",
-                         region=_region(known.grid.rect))
-    board = Board(w, known.grid.height, tuple(labels))
-    return FifteenReading(board, known.grid, cells, (None,) * len(cells), 0.0)
+                         region=_region(grid.rect))
+    board = Board(w, grid.height, tuple(labels))
+    return FifteenReading(board, grid, cells, (None,) * len(cells), 0.0)
 
 
 def first_reading(rgb: np.ndarray) -> tuple[FifteenReading, PictureTiles]:
