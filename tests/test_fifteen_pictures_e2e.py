@@ -67,8 +67,11 @@ def test_random_picture_pages_are_played_or_refused_before_any_input(
                 except InputError as err:
                     state = game_server.state(session)
                     assert state["events"] == 0, f"{context}: input sent, then: {err}"
-                    assert "no certain goal" in err.message or "cannot be reached" in \
-                        err.message, f"{context}: {err}"
+                    # The pictures settle no goal, slides cannot reach the one they suggest,
+                    # or a tile is as flat as the gap (a flat shape covers it).
+                    assert any(why in err.message for why in (
+                        "no certain goal", "cannot be reached", "picture board look flat")), \
+                        f"{context}: {err}"
                     refused.append(f"draw {draw}: {err.message}")
                     print(f"refused: {err.message}", flush=True)
                     continue
