@@ -72,14 +72,31 @@ def test_plays_a_drawn_page_variant_to_its_own_solved_report(
     """The bot is told neither the game nor the input rules: it finds the board (past a
     menu panel), learns the rules by its experiment, keeps them in the window's profile,
     and plays; the page's own record judges. AUTOPLAYER_SEED replays the draws."""
+    seed = run_seed()
+    v = _variant(random.Random(f"{seed}:{draw}"))
+    _plays_variant(xserver, game_server, v, f"AUTOPLAYER_SEED={seed} draw {draw}: {v}",
+                   tmp_path, monkeypatch)
+
+
+@pytest.mark.parametrize("focus", ["none", "click"])
+def test_learns_a_page_where_every_click_counts(
+        xserver: Xvfb, game_server: Any, focus: str, seeded: random.Random, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """No select step: every click counts up. With focus=click the first click does
+    nothing, and the second counting up looks like a page that selects unseen; one click
+    on another cell tells them apart."""
+    v = dict(size=5, seed=seeded.randrange(1000), look=seeded.randrange(1000), menu="none",
+             scheme="cycle", commit="none", focus=focus, lag=0)
+    _plays_variant(xserver, game_server, v, f"seed {SEED}: {v}", tmp_path, monkeypatch)
+
+
+def _plays_variant(xserver: Xvfb, game_server: Any, v: dict[str, Any], where: str,
+                   tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from autoplayer.commands.play import game_for, load_game
     from autoplayer.games.ripple.game import RippleGame
     from autoplayer.play import play
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    seed = run_seed()
-    v = _variant(random.Random(f"{seed}:{draw}"))
-    where = f"AUTOPLAYER_SEED={seed} draw {draw}: {v}"
     print(where)
     session = _session()
     size = v.pop("size")
@@ -96,7 +113,9 @@ def test_plays_a_drawn_page_variant_to_its_own_solved_report(
         state = game_server.wait_for(session, lambda s, _: bool(s and s.get("solved")), 10)
         final = game_server.state(session)
     assert isinstance(game, RippleGame) and game.input is not None, where
-    assert game.input.entry == v["scheme"], (where, game.input)
+    cycle = v["scheme"] == "cycle"
+    assert game.input.entry == ("count" if cycle else v["scheme"]), (where, game.input)
+    assert game.input.entry != "count" or game.input.select != cycle, (where, game.input)
     assert game.input.enter == (v["commit"] == "enter"), (where, game.input)
     assert state and final["solved"] is True, (where, final)
     assert report.check is not None and report.check.wrong == 0, where

@@ -67,7 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="nonogram: the rules file to use (and to keep what is learned in); "
                       "default: the one kept for this window's class and title in the user's "
                       "config directory, learned by experiment the first time")
-    play.add_argument("--scheme", choices=("type", "count", "pad"),
+    play.add_argument("--scheme", choices=("type", "count", "cycle", "pad"),
                       help="ripple: how the game takes a digit, as `serve --scheme` names it "
                       "(default: found out on the board)")
     play.add_argument("--solver", choices=("optimal", "fast"),

@@ -47,9 +47,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--look", type=int_arg(0, SEED_MAX), metavar="N",
                        help="ripple: a random look from seed N (borders, lines, font, theme, "
                        "pencil marks, cell size); --theme and --cell override it")
-    serve.add_argument("--scheme", choices=("type", "count", "pad"),
+    serve.add_argument("--scheme", choices=("type", "count", "cycle", "pad"),
                        help="ripple input: type (click, then type the digit), count "
-                       "(click the selected cell to count up, right-click down) or pad "
+                       "(click the selected cell to count up, right-click down), cycle (every "
+                       "click counts up, right-click down; nothing is selected) or pad "
                        "(click a cell, then a digit on the number pad); default type (the "
                        "URL takes more: commit=enter, focus=click, lag=MS, rules=N)")
     serve.add_argument("--rules", metavar="KEY=VALUE,...",

@@ -10,11 +10,11 @@ marks in corners, light or dark theme, three fonts, the cell size, and a
 puzzle player's ruled menu panel above the board (`menu=panel`). The input
 rules vary as real players' do, each by its own parameter or all at once by
 `rules=N` (a seed): `scheme=` how a digit goes in (see `SCHEMES`: typed into
-the selected cell, counted up by clicks, or clicked on a number pad beside the
-board), `commit=enter` typed digits wait in an entry field until Enter,
-`focus=click` the first click on the board only gives it the keyboard focus,
-`lag=MS` each input is drawn MS ms late and input arriving meanwhile is
-dropped (a busy page). The page judges its own board and reports it, with
+the selected cell, counted up by clicks on the selected cell or by every click, or
+clicked on a number pad beside the board), `commit=enter` typed digits wait in an
+entry field until Enter, `focus=click` the first click on the board only gives
+it the keyboard focus, `lag=MS` each input is drawn MS ms late and input arriving
+meanwhile is dropped (a busy page). The page judges its own board and reports it, with
 every event it took and dropped, as the other pages do.
 """
 
@@ -50,6 +50,7 @@ SCHEMES: dict[str, str] = {
     "type": "click a cell, then type its value (10-12: two keys); BackSpace clears",
     "count": "click a cell to select it, click it again to count up, right-click to count "
              "down; BackSpace clears",
+    "cycle": "every click on a cell counts it up, a right-click down; nothing is selected",
     "pad": "click a cell, then a digit button on the number pad beside the board; typed "
            "digits do nothing; BackSpace clears",
 }
@@ -61,6 +62,9 @@ RULES: dict[str, tuple[str, ...]] = {
 }
 """Each input rule and its choices (the first is the default). commit=enter is for typing
 pages (scheme=type) only."""
+DRAWN_SCHEMES = ("type", "count", "pad")
+"""The schemes `rules=N` draws first (a count page then counts every click half the
+time: drawn last, so a seed keeps the rules it had before "cycle" was added)."""
 LAGS = (0, 60)
 """`lag=` values `rules=N` draws from (ms)."""
 MAX_LAG = 1000
@@ -69,10 +73,13 @@ MAX_LAG = 1000
 def random_rules(seed: int) -> dict[str, Any]:
     """Input rules drawn from a seed, the same on every machine; commit only when typing."""
     rng = random.Random(f"ripple-rules:{seed}")
-    rules: dict[str, Any] = {key: rng.choice(choices) for key, choices in RULES.items()}
+    rules: dict[str, Any] = {key: rng.choice(DRAWN_SCHEMES if key == "scheme" else choices)
+                             for key, choices in RULES.items()}
     if rules["scheme"] != "type":
         rules["commit"] = "none"
     rules["lag"] = rng.choice(LAGS)
+    if rules["scheme"] == "count" and rng.random() < 0.5:
+        rules["scheme"] = "cycle"  # drawn last: older seeds keep their other rules
     return rules
 
 

@@ -11,15 +11,18 @@ reading of the same screen, each a check on the other.
 A reading is verified before anyone acts on it: the numbers must be 1..N-1 (or 2..N),
 each exactly once, with exactly one gap, and no glyph may be unreadable. A
 board that fails is read again at other ink thresholds; a clash of one or two
-tiles is settled only when their next-best readings are exactly the missing
-numbers. Otherwise `InputError` names the tiles' pixel region (a tile caught
-in the middle of its slide animation fails this way too).
+tiles is settled when their next-best readings are exactly the missing numbers, or
+when one way of giving the doubtful tiles the values nobody else shows fits their
+glyphs clearly better than every other (`_settle`). Otherwise `InputError` names the
+tiles' pixel region (a tile caught in the middle of its slide animation fails this
+way too).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import permutations
 
 import cv2
 import numpy as np
@@ -27,6 +30,7 @@ import numpy as np
 from autoplayer.errors import InputError
 from autoplayer.games.fifteen.model import Board, check_size
 from autoplayer.geometry import Rect
+from autoplayer.vision import scanline
 from autoplayer.vision.glyph_lattice import find_glyph_lattices
 from autoplayer.vision.glyphs import Glyph
 from autoplayer.vision.grid import Grid
@@ -219,9 +223,12 @@ def _numbers(grid: Grid, cells: tuple[Rect, ...],
         for i, (s, x0, y0) in enumerate(strengths)
     ]
     tallest = max((g.box.h for gl in per_cell for g in gl), default=0)
+    per_cell = [[g for g in gl if g.box.h > SPECK * tallest] for gl in per_cell]
+    slant = _slant(g.mask for gl in per_cell for g in gl)
+    if abs(slant) >= MIN_SLANT:
+        per_cell = [[_upright(g, slant) for g in gl] for gl in per_cell]
     numbers: list[ClueNumber | None] = []
     for i, glyphs in enumerate(per_cell):
-        glyphs = [g for g in glyphs if g.box.h > SPECK * tallest]
         if empty[i]:
             numbers.append(None)
             continue
@@ -231,6 +238,41 @@ def _numbers(grid: Grid, cells: tuple[Rect, ...],
                              region=_region(cells[i]))
         numbers.append(make_number([read_digit(g, templates) for g in glyphs]))
     return numbers
+
+
+MIN_SLANT = 0.1
+"""A board whose glyphs lean by this much (horizontal pixels per row, the median over its
+glyphs) is set in an italic: its glyphs are sheared upright before they are read."""
+
+
+def _slant(masks: Iterable[np.ndarray]) -> float:
+    """How far the board's font leans: the median over its glyphs of the ink's second
+    moment slant (mu11 / mu02, x per row; positive leans right at the top, as italics do).
+    One digit's shape leans (a 7, a 4); the median of a board of different digits is the
+    font's."""
+    slants = []
+    for mask in masks:
+        ys, xs = np.nonzero(mask)
+        if len(ys) < 3:
+            continue
+        dy, dx = ys - ys.mean(), xs - xs.mean()
+        mu02 = float((dy * dy).sum())
+        if mu02 > 0:
+            slants.append(-float((dx * dy).sum()) / mu02)
+    return float(np.median(slants)) if slants else 0.0
+
+
+def _upright(glyph: Glyph, slant: float) -> Glyph:
+    """The glyph sheared by -slant about its middle row, trimmed (its box is kept: it says
+    where the tile is, and the mask what it shows)."""
+    h, w = glyph.mask.shape
+    pad = int(np.ceil(abs(slant) * h / 2)) + 1
+    # x' = x + slant * (y - middle): the top moves left by as much as the font leant it.
+    shear = np.float32([[1, slant, pad - slant * (h - 1) / 2], [0, 1, 0]])
+    out = cv2.warpAffine(glyph.mask.astype(np.uint8) * 255, shear, (w + 2 * pad, h),
+                         flags=cv2.INTER_LINEAR)
+    mask = trim(out >= 128)[0]
+    return Glyph(glyph.box, mask)
 
 
 def _span(rects: Iterable[Rect]) -> Rect:
@@ -261,6 +303,7 @@ def _validate(grid: Grid, cells: tuple[Rect, ...], numbers: list[ClueNumber | No
     shown = {num.value for num in numbers if num is not None}
     lo = 2 if n in shown and 1 not in shown else 1
     numbers = _complete_permutation(numbers, n, lo)
+    numbers = _settle(numbers, n, lo)
     seen: dict[int, int] = {}
     for i, num in enumerate(numbers):
         if num is None:
@@ -302,12 +345,18 @@ def same_shape(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether two glyph masks are the same digit in the same font (one board's glyphs):
     sizes alike, and at the best shift of up to a pixel each way (a glyph drawn at another
     sub-pixel offset gains or loses a column) their ink overlaps by SAME_SHAPE."""
+    return shape_overlap(a, b) >= SAME_SHAPE
+
+
+def shape_overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two glyph masks at their best shift of up to a pixel
+    each way; 0 when their sizes differ by more than SAME_SIZE."""
     a, b = trim(a)[0], trim(b)[0]
     if a.size == 0 or b.size == 0:
-        return False
+        return 0.0
     (ha, wa), (hb, wb) = a.shape, b.shape
     if abs(ha - hb) > SAME_SIZE * max(ha, hb) + 1 or abs(wa - wb) > SAME_SIZE * max(wa, wb) + 1:
-        return False
+        return 0.0
     h, w = max(ha, hb) + 2, max(wa, wb) + 2
     big = np.zeros((h, w), bool)
     big[1:1 + ha, 1:1 + wa] = a
@@ -320,7 +369,7 @@ def same_shape(a: np.ndarray, b: np.ndarray) -> bool:
             other[dy:dy + hb, dx:dx + wb] = b
             union = int(np.logical_or(big, other).sum())
             best = max(best, int(np.logical_and(big, other).sum()) / union if union else 0.0)
-    return best >= SAME_SHAPE
+    return best
 
 
 def _by_leading_shape(numbers: list[ClueNumber | None], n: int, lo: int
@@ -332,7 +381,10 @@ def _by_leading_shape(numbers: list[ClueNumber | None], n: int, lo: int
     tiles' leading glyphs fall into shapes whose counts are those, each shape with a
     count no other tens digit has is that digit, wherever it stands (a serif italic "1"
     that reads like a "2" is still the glyph every two-digit tile starts with). Nothing
-    changes unless every count fits."""
+    changes unless every count fits. Away from the lead, where the counts vouch for
+    nothing, a glyph takes the shape's digit only when it is more like that shape than
+    like the other glyphs read as its own digit: a serif 3 can pass the shape test against
+    a 2, but it is more like the board's other 3s ("13" must not become "12")."""
     hi = n + lo - 2
     counts: dict[int, int] = {}
     for v in range(max(lo, 10), hi + 1):
@@ -349,22 +401,32 @@ def _by_leading_shape(numbers: list[ClueNumber | None], n: int, lo: int
             home.append(d)
     if sorted(len(s) for s in shapes) != sorted(counts.values()):
         return numbers
-    named = {}
+    named: dict[int, list[np.ndarray]] = {}
     for s in shapes:
         digits = [d for d, c in counts.items() if c == len(s)]
         if len(digits) == 1:
-            named[digits[0]] = s[0].glyph.mask
+            named[digits[0]] = [d.glyph.mask for d in s]
     if not named:
         return numbers
+    # The glyphs the counts do not name, to compare a glyph with.
+    led = {id(d) for d in leading}
+    everyone = [d for num in numbers if num is not None for d in num.digits if id(d) not in led]
+
+    def more_like(d: DigitReading, k: int) -> bool:
+        shape = float(np.median([shape_overlap(d.glyph.mask, m) for m in named[k]]))
+        peers = [shape_overlap(d.glyph.mask, e.glyph.mask) for e in everyone
+                 if e is not d and e.digit == d.digit]
+        return not peers or shape > float(np.median(peers))
     out: list[ClueNumber | None] = []
     for num in numbers:
         if num is None:
             out.append(None)
             continue
         digits = []
-        for d in num.digits:
-            match = [k for k, mask in named.items() if same_shape(mask, d.glyph.mask)]
-            if len(match) == 1 and match[0] != d.digit:
+        for place, d in enumerate(num.digits):
+            match = [k for k, masks in named.items() if same_shape(masks[0], d.glyph.mask)]
+            lead = place == 0 and len(num.digits) == 2
+            if len(match) == 1 and match[0] != d.digit and (lead or more_like(d, match[0])):
                 d = DigitReading(d.glyph, ((match[0], max(d.confidence, LEADING_CONFIDENCE)),
                                            *((x, sc) for x, sc in d.ranked if x != match[0])),
                                  "arithmetic")
@@ -407,6 +469,80 @@ def _complete_permutation(numbers: list[ClueNumber | None], n: int, lo: int = 1
             return numbers
         missing.discard(alt)
         out[i] = _relabelled(num, alt)
+    return out
+
+
+MAX_SETTLE = 4
+"""Doubtful tiles `_settle` gives values to at most (4! ways to try)."""
+SETTLE_MARGIN = scanline.MARGIN
+"""How much better (summed scanline distance) the settled values must fit the doubtful
+tiles' glyphs than any other way: a margin that makes one glyph's reading fully sure."""
+
+
+def _settle(numbers: list[ClueNumber | None], n: int, lo: int) -> list[ClueNumber | None]:
+    """The numbers with the doubtful tiles given the values the board lacks, as a person
+    settles a misread ("two tiles say 2 and nobody shows 1: which one is the 1?").
+
+    Doubtful: every tile of a value shown twice, every tile out of lo..hi, every tile read
+    barely. Each way of giving them the values they hold between them plus the missing
+    ones (each once) is scored by how far the glyphs are from those digits (the scanline
+    machines' distances); a glyph may not take another digit than a glyph of its own
+    shape. The best way is taken only when it beats every other by SETTLE_MARGIN; else
+    the numbers are returned unchanged (and the board is refused, naming the clash)."""
+    hi = n + lo - 1
+    tiles = [(i, num) for i, num in enumerate(numbers) if num is not None]
+    counts: dict[int, int] = {}
+    for _, num in tiles:
+        counts[num.value] = counts.get(num.value, 0) + 1
+    doubtful = [i for i, num in tiles if counts[num.value] > 1 or not lo <= num.value < hi
+                or num.confidence < MIN_CONFIDENCE]
+    if not doubtful or len(doubtful) > MAX_SETTLE:
+        return numbers
+    sure = {num.value for i, num in tiles if i not in doubtful}
+    values = [v for v in range(lo, hi) if v not in sure]
+    if len(values) != len(doubtful) or len(tiles) != n - 1:
+        return numbers
+    sure_glyphs = [(d.glyph.mask, int(ch)) for i, num in tiles
+                   if i not in doubtful and len(num.digits) == len(str(num.value))
+                   for d, ch in zip(num.digits, str(num.value), strict=True)]
+
+    def cost(i: int, value: int) -> float:
+        num = numbers[i]
+        assert num is not None
+        text = str(value)
+        if len(text) != len(num.digits):
+            return float("inf")
+        return sum(scanline.distances(d.glyph.mask)[int(ch)]
+                   for d, ch in zip(num.digits, text, strict=True))
+
+    def consistent(way: tuple[int, ...]) -> bool:
+        named = list(sure_glyphs)
+        for i, value in zip(doubtful, way, strict=True):
+            num = numbers[i]
+            assert num is not None
+            if len(str(value)) != len(num.digits):
+                return False
+            for d, ch in zip(num.digits, str(value), strict=True):
+                if any(digit != int(ch) and same_shape(mask, d.glyph.mask)
+                       for mask, digit in named):
+                    return False
+                named.append((d.glyph.mask, int(ch)))
+        return True
+
+    scored = sorted((sum(cost(i, v) for i, v in zip(doubtful, way, strict=True)), way)
+                    for way in permutations(values) if consistent(way))
+    if not scored or (len(scored) > 1 and scored[1][0] - scored[0][0] < SETTLE_MARGIN):
+        return numbers
+    best, way = scored[0]
+    gap = scored[1][0] - best if len(scored) > 1 else SETTLE_MARGIN
+    out = list(numbers)
+    for i, value in zip(doubtful, way, strict=True):
+        num = numbers[i]
+        assert num is not None
+        settled = _relabelled(num, value)
+        # As sure as the margin makes it (a full margin: as sure as a clear single read).
+        out[i] = ClueNumber(settled.value, max(num.confidence, min(1.0, gap / SETTLE_MARGIN) / 2),
+                            settled.digits, settled.alternatives)
     return out
 
 

@@ -8,8 +8,12 @@ press at a time through the mid-end (`play.experiment`), on an empty cell A
 whose solution value v is known, each step only if the one before showed
 nothing in A:
 
-1. click A; a click that changes nothing there (no cursor) is tried once more:
-   a cursor then means the first click only gave the board the focus;
+1. click A; A showing one more means every click counts (`count` with no select
+   step); a click that changes nothing there (no cursor) is tried once more: a
+   cursor then means the first click only gave the board the focus, one more in A
+   means clicks count, and one click on another cell B tells a page whose first
+   click selected A unseen (B keeps its value) from one whose first click only
+   focused it (B counts too);
 2. type v: A showing v means typing (`type`);
 3. Enter: A showing v now means typing committed by Enter;
 4. the pad's button v, where digit buttons 1..N are found beside the board
@@ -51,11 +55,14 @@ class Input:
     """The arrow keys move the page's cursor to a neighbouring cell."""
     cursor: bool = True
     """A click on a cell shows on the board (a cursor), so the bot can see it was taken."""
+    select: bool = True
+    """Counting pages: the first click on a cell only selects it (else every click counts)."""
 
     def describe(self) -> str:
-        how = {TYPE: "a click selects and typing enters", COUNT: "clicks on the selected "
-               "cell count up", PAD: "a click selects and the number pad beside the board "
-               "enters"}[self.entry]
+        count = ("clicks on the selected cell count up" if self.select
+                 else "every click on a cell counts up")
+        how = {TYPE: "a click selects and typing enters", COUNT: count,
+               PAD: "a click selects and the number pad beside the board enters"}[self.entry]
         extras = [e for e, on in (("Enter commits", self.enter),
                                   ("the first click only focuses the board", self.focus),
                                   ("arrow keys move the cursor", self.arrows)) if on]
@@ -73,9 +80,11 @@ def input_from_json(data: Any, where: str) -> Input:
     if data.get("entry") not in ENTRIES:
         raise UserError(f"{where}: \"entry\" must be one of {', '.join(ENTRIES)}")
     flags = {k: data.get(k, default) for k, default in
-             (("enter", False), ("focus", False), ("arrows", False), ("cursor", True))}
+             (("enter", False), ("focus", False), ("arrows", False), ("cursor", True),
+              ("select", True))}
     if not all(isinstance(v, bool) for v in flags.values()):
-        raise UserError(f"{where}: enter, focus, arrows and cursor must be true or false")
+        raise UserError(f"{where}: enter, focus, arrows, cursor and select must be true or "
+                        "false")
     return Input(data["entry"], **flags)
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from autoplayer.errors import InputError, UserError
 from autoplayer.games.base import Check, Game, Solved
-from autoplayer.games.ripple.entry import COUNT, ENTRIES, PAD, TYPE, Input, save_input
+from autoplayer.games.ripple.entry import COUNT, PAD, TYPE, Input, save_input
 from autoplayer.games.ripple.model import EMPTY
 from autoplayer.games.ripple.pad import Pad, find_pad
 from autoplayer.games.ripple.reader import RippleReading, read_ripple, unique_solution
@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     from autoplayer.screen.window import WindowInfo
     from autoplayer.vision.templates import TemplateSet
 
-SCHEMES = ENTRIES
+SCHEMES = (TYPE, COUNT, "cycle", PAD)
+"""The schemes `--scheme` names, as `serve --scheme` does: "cycle" counts with no select step."""
 ARROWS = {(0, 1): "right", (0, -1): "left", (1, 0): "down", (-1, 0): "up"}
 """A step to a neighbouring cell (rows, columns) and the key that takes the cursor there."""
 PACE = Pace(gesture=0.0, click=0.0)
@@ -81,7 +82,8 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
         if scheme not in (None, *SCHEMES):
             raise UserError(f"unknown ripple input scheme {scheme!r} ({', '.join(SCHEMES)})")
         self.input = rules if rules is not None else (
-            Input(scheme) if scheme is not None else None)
+            None if scheme is None else Input(COUNT, select=False) if scheme == "cycle"
+            else Input(scheme))
         self.profile, self.window = profile, window
         self.learned = False
         """The input rules were found out on this board (and are kept once it is played)."""
@@ -208,17 +210,22 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
         state.last = state.sense(frame)
         x, y = shown.lattice.centre(a)
 
+        counted = (before + 1) % (shown.puzzle.room_size[a] + 1)
         seen = yield from state.press([Click(x, y)], a)
-        if state.value(seen, a) != before:
+        now = state.value(seen, a)
+        if now == counted:
+            return self._learned(Input(COUNT, cursor=False, select=False), shown)
+        if now != before:
             raise state.unexplained(a, "a click", before)
         cursor = bool(state.changed[a])
         focus = False
         if not cursor:
             seen = yield from state.press([Click(x, y)], a)
             now = state.value(seen, a)
-            if now == (before + 1) % (shown.puzzle.room_size[a] + 1):
-                self._active = a
-                return self._learned(Input(COUNT, cursor=False), shown)
+            if now == counted:
+                # The first click selected A unseen, or only focused the board and every
+                # click counts: one click on another cell tells them apart.
+                return (yield from self._learn_counting(state, shown, solution, a))
             if now != before:
                 raise state.unexplained(a, "two clicks", before)
             focus = cursor = bool(state.changed[a])
@@ -267,6 +274,28 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
         if now != keep:
             raise state.unexplained(b, f"an arrow key and {solution[b]}", keep)
         return self._learned(rules, shown)  # the value went to A (repaired) or nowhere
+
+    def _learn_counting(self, state: _Watch, shown: RippleReading,
+                        solution: tuple[int, ...], a: int) -> Generator[Press, Seen, str]:
+        """After two clicks on A counted it up once: one click on another cell B (a wrong
+        one, so the press is not wasted) keeps B's value on a page whose first click
+        selects unseen, and counts B up on one whose first click only took the focus."""
+        others = [i for i in range(len(solution))
+                  if i != a and not shown.given[i] and shown.values[i] != solution[i]]
+        if not others:
+            self._active = a
+            return self._learned(Input(COUNT, cursor=False), shown)
+        b = min(others, key=lambda i: (shown.values[i] != EMPTY, i))
+        before = shown.values[b]
+        seen = yield from state.press([Click(*shown.lattice.centre(b))], b)
+        now = state.value(seen, b)
+        if now == before:
+            self._active = b
+            return self._learned(Input(COUNT, cursor=False), shown)
+        if now == (before + 1) % (shown.puzzle.room_size[b] + 1):
+            self._focused = True
+            return self._learned(Input(COUNT, focus=True, cursor=False, select=False), shown)
+        raise state.unexplained(b, "two clicks on another cell and one here", before)
 
     def _learned(self, rules: Input, shown: RippleReading) -> str:
         self.input, self.learned = rules, True
@@ -374,7 +403,7 @@ def plan_gestures(shown: RippleReading, moves: Sequence[Move], rules: Input, pad
         step = None if active is None else arrow_key(shown.cols, active, m.cell)
         if rules.entry == COUNT:
             out += count_clicks(x, y, shown.values[m.cell], m.value, sizes[m.cell],
-                                active == m.cell)
+                                active == m.cell or not rules.select)
         else:
             out.append(Key(step) if rules.arrows and step is not None else Click(x, y))
             out += _value_gestures(rules, pad, m.value)
@@ -496,7 +525,7 @@ def count_clicks(x: int, y: int, have: int, want: int, size: int, selected: bool
 
 def make_game(*, templates: str | None = None, profile: str | None = None,
               window: WindowInfo | None = None) -> RippleGame:
-    """The play command's factory. `profile` names the input scheme (type, count, pad) when
+    """The play command's factory. `profile` names the input scheme (type, count, cycle, pad) when
     known; by default the rules kept for this window are used, or found out on the board
     and kept."""
     from autoplayer.games.ripple.entry import load_input

@@ -218,6 +218,8 @@
   document.getElementById("help").textContent = (scheme === "count"
     ? "Click a cell to select it; click it again to count up, right-click to count down. "
       + "Backspace clears."
+    : scheme === "cycle"
+    ? "Click a cell to count it up, right-click to count it down."
     : scheme === "pad"
       ? "Click a cell, then its number on the pad. Backspace clears; arrow keys move."
       : "Click a cell and type its number (10 to 12: two keys)"
@@ -305,6 +307,10 @@
     if (scheme === "count") {
       if (ev.button === 2) count(cell, -1);
       else if (cell === active) count(cell, +1);
+    } else if (scheme === "cycle") {
+      count(cell, ev.button === 2 ? -1 : +1);  // every click counts; nothing is selected
+      changed();
+      return;
     }
     active = cell;
     changed();
