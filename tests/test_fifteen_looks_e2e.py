@@ -51,8 +51,10 @@ def draw_page(rng: random.Random) -> dict[str, Any]:
     look = rng.randrange(1 << 20)
     drawn = random_look(look)
     size = 4 if drawn["font"] == "serif-italic" and drawn["goal"] == "gap-last" else 3
+    # Numerals only: picture tiles are test_fifteen_pictures_e2e's.
+    tiles = {"tiles": "flat"} if drawn["tiles"] == "picture" else {}
     return {"size": (size, size), "seed": rng.randrange(1000), "look": look,
-            "slide": min(drawn["slide"], 160)}
+            "slide": min(drawn["slide"], 160), **tiles}
 
 
 @pytest.mark.parametrize("draw", range(2))
@@ -89,10 +91,11 @@ def test_a_game_seen_before_costs_no_experiment(xserver: Xvfb, game_server: Any)
     rng = random.Random(f"{SEED}:keys")
     look = rng.randrange(1 << 20)
     keys = rng.choice(("tile", "gap"))
+    tiles = {"tiles": "flat"} if random_look(look)["tiles"] == "picture" else {}
     runs = []
     for puzzle in (rng.randrange(1000), rng.randrange(1000)):
         params = {"size": (3, 3), "seed": puzzle, "look": look, "click": "none", "keys": keys,
-                  "busy": "ignore", "font": "sans", "slide": 120}
+                  "busy": "ignore", "font": "sans", "slide": 120, **tiles}
         context = f"AUTOPLAYER_SEED={SEED}: {params}"
         print(context, flush=True)
         with page(xserver, game_server, **params) as (session, _source):

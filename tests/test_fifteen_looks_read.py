@@ -37,11 +37,13 @@ def test_random_looks_read_exactly_or_are_refused(game_server: Any) -> None:
     for i in range(DRAWS):
         look, size, puzzle = rng.randrange(1 << 20), rng.choice((3, 4)), rng.randrange(1000)
         session = new_session_id()
+        # Numerals only (picture tiles are test_fifteen_picture_board's and the pictures e2e's).
+        tiles = {"tiles": "flat"} if random_look(look)["tiles"] == "picture" else {}
         url = game_server.url(game="fifteen", size=(size, size), seed=puzzle, look=look,
-                              session=session)
+                              session=session, **tiles)
         image = headless_screenshot(url, 760, 700)
         state = game_server.state(session)
-        with draws.draw(f"draw {i}: {size}x{size} #{puzzle} look {look} "
+        with draws.draw(f"draw {i}: {size}x{size} #{puzzle} look {look} {tiles} "
                         f"{random_look(look)}") as judge:
             reading = read_fifteen(image)
             goal = infer_goal(reading.board)

@@ -12,7 +12,8 @@ dark rounded frame; four fonts (italic serif among them); the solved position
 with the gap last (tiles 1..N-1) or first (tiles 2..N); a click sliding the
 whole run between the tile and the gap, only a tile next to the gap, or
 nothing; arrow keys moving the tile into the gap, the gap into the tile, or
-nothing; `slide=MS` animations, during which input finishes the animation or
+nothing; picture tiles with no numbers (`tiles=picture`, `picture=KIND`); `slide=MS`
+animations, during which input finishes the animation or
 is dropped (`busy`). The page judges solved by its own goal and reports its
 cells, the solved flag and every input it took, as the nonogram page does.
 """
@@ -35,22 +36,29 @@ DEFAULT_SLIDE = 130
 """Milliseconds a slide animates (Tatham's Fifteen takes as long)."""
 
 LOOK: dict[str, tuple[str, ...]] = {
-    "tiles": ("bordered", "flat"),
+    "tiles": ("bordered", "flat", "picture"),
     "font": ("sans", "serif-italic", "serif", "mono"),
     "theme": ("wood", "slate"),
     "goal": ("gap-last", "gap-first"),
     "click": ("line", "adjacent", "none"),
     "keys": ("none", "tile", "gap"),
     "busy": ("finish", "ignore"),
+    "picture": ("noise", "gradient", "mixed", "shapes"),
 }
 """Each part of the look and rules, and its choices (the first is the default).
 
-tiles: bordered tiles on a board, or borderless numerals on one flat panel in a dark
-rounded frame. goal: the solved position has the gap last (tiles 1..N-1) or first (tiles
-2..N). click: a click on any tile in the gap's row or column slides the whole run, only a
-tile next to the gap slides, or clicks do nothing. keys: an arrow moves the tile into the
-gap in its direction, moves the gap in its direction, or does nothing. busy: input during a
+tiles: bordered tiles on a board, borderless numerals on one flat panel in a dark
+rounded frame, or pictures with no numbers: one generated picture (`picture`: its kind, see
+`picture_art`) cut into tiles that abut on that panel, the gap showing the panel. goal:
+the solved position has the gap last (tiles 1..N-1) or first (tiles 2..N). click: a click
+on any tile in the gap's row or column slides the whole run, only a tile next to the gap
+slides, or clicks do nothing. keys: an arrow moves the tile into the gap in its direction,
+moves the gap in its direction, or does nothing. busy: input during a
 slide animation finishes it first, or is ignored."""
+
+PICTURE_SHARE = 0.25
+"""How often `look=N` draws picture tiles."""
+NUMERAL_TILES = ("bordered", "flat")
 
 SHUFFLE_MOVES = 400
 """Random slides from the goal: every board reached is solvable by construction, and this
@@ -107,11 +115,17 @@ def random_look(seed: int) -> dict[str, Any]:
     """A look and rules drawn from a seed, the same on every machine: every part, a tile
     size and a slide time. Never a page that takes no input at all."""
     rng = random.Random(f"fifteen-look:{seed}")
-    look: dict[str, Any] = {key: rng.choice(choices) for key, choices in LOOK.items()}
+    # Picture tiles are drawn last, so a seed draws the other parts as it did before them.
+    look: dict[str, Any] = {key: rng.choice(NUMERAL_TILES if key == "tiles" else choices)
+                            for key, choices in LOOK.items() if key != "picture"}
     if look["click"] == "none" and look["keys"] == "none":
         look["keys"] = rng.choice(("tile", "gap"))
     look["tile"] = rng.randrange(56, 97, 8)
     look["slide"] = rng.randrange(60, 361, 20)
+    look["picture"] = LOOK["picture"][0]
+    if rng.random() < PICTURE_SHARE:
+        look["tiles"] = "picture"
+        look["picture"] = rng.choice(LOOK["picture"])
     return look
 
 
@@ -150,10 +164,28 @@ def configure(server: GameServer, query: Mapping[str, str]) -> PageConfig:
         raise UserError(f"slide time {slide} ms is outside {MIN_SLIDE}..{MAX_SLIDE}")
     config = {"width": board.width, "height": board.height, "cells": list(board.cells),
               "goal": list(solved.cells), "tile": tile, "slide": slide, "look": look}
+    if look["tiles"] == "picture":
+        key = query.get("puzzle", f"{board.width}x{board.height}:{query.get('seed', '0')}")
+        config["picture"] = picture_url(f"fifteen-picture:{key}", look["picture"],
+                                        board.width * tile, board.height * tile)
     if "hover" in query:
         r, c = query_cell(query, "hover", board.width, board.height)
         config["hover"] = r * board.width + c
     return PageConfig(config, board, f"Fifteen – {name}")
+
+
+def picture_url(key: str, kind: str, width: int, height: int) -> str:
+    """The page's picture as a PNG data URL, the same for the same key on every machine."""
+    import base64
+
+    import cv2
+
+    from autoplayer.webgame.picture_art import seeded_picture
+
+    rgb = seeded_picture(key, kind, height, width)
+    ok, png = cv2.imencode(".png", rgb[:, :, ::-1])
+    assert ok, "OpenCV encodes a PNG"
+    return "data:image/png;base64," + base64.b64encode(png.tobytes()).decode("ascii")
 
 
 def load(path: str | Path) -> Any:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Generator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +29,9 @@ from autoplayer.errors import InputError, UserError
 from autoplayer.games.base import Check, Game, Solved
 from autoplayer.games.fifteen.goals import Goal, Unsure, infer_goal, solve_toward
 from autoplayer.games.fifteen.model import Board, is_solvable, unsolvable_reason
+from autoplayer.games.fifteen.picture_board import NO_BOARD as NO_PICTURE_BOARD
+from autoplayer.games.fifteen.picture_board import PictureTiles, identify
+from autoplayer.games.fifteen.picture_board import first_reading as picture_reading
 from autoplayer.games.fifteen.planner import Slide, batch
 from autoplayer.games.fifteen.reader import FifteenReading, learn_templates, read_fifteen
 from autoplayer.games.fifteen.rules import Input, load_input, profile_for, save_input
@@ -148,6 +151,8 @@ class FifteenGame(Game[Reading, Path, Step]):
         self.clicks_per_batch = clicks_per_batch
         self.max_batches = REPAIR_BATCHES
         self._templates: TemplateSet | None = None
+        self._pictures: PictureTiles | None = None
+        """Set when the tiles are pictures: what every later capture is matched against."""
         self._shape: tuple[int, ...] = (0, 0)
         self._sent_from: Board | None = None
         """The board the last batch was planned on (to see a batch that slid nothing)."""
@@ -165,14 +170,46 @@ class FifteenGame(Game[Reading, Path, Step]):
         """
         self._shape = frame.pixels.shape
         if previous is None:
-            shown = read_fifteen(frame.pixels)
+            # Picture tiles first (a lattice of pictures around one flat gap: quick to rule
+            # out, and the numeral reader takes longer to refuse a picture). Tiles whose
+            # edges give no certain arrangement may still be numerals: those are read, and
+            # only if they are not either is the picture board kept (solve then refuses).
+            refused: InputError | None = None
+            try:
+                pictures: tuple[FifteenReading, PictureTiles] | None = picture_reading(
+                    frame.pixels)
+            except InputError as err:
+                pictures, refused = None, err
+            if pictures is not None and not isinstance(pictures[1].goal, Unsure):
+                shown, self._pictures = pictures
+                return Reading(shown, pixels=frame.pixels)
+            try:
+                shown = read_fifteen(frame.pixels)
+            except InputError as numerals:
+                if pictures is None:
+                    if refused is None or refused.message == NO_PICTURE_BOARD:
+                        raise
+                    # A picture board was found but refused: that says more.
+                    raise InputError(f"{refused.message} (nor are there numbers to read: "
+                                     f"{numerals.message})", region=refused.region) from None
+                shown, self._pictures = pictures
+                return Reading(shown, pixels=frame.pixels)
             self._templates = learn_templates(shown)
             return Reading(shown, pixels=frame.pixels)
         try:
-            return Reading(read_fifteen(frame.pixels, self._templates,
-                                        previous.shown.ink_share, previous.shown.grid))
+            return Reading(self._again(frame.pixels, previous.shown))
         except InputError as err:
             return Reading(previous.shown, err)
+
+    def _again(self, pixels: np.ndarray, before: FifteenReading) -> FifteenReading:
+        """The board read again where it was read before: picture tiles by matching them to
+        the tiles first cut, numerals by the templates learned from the first reading."""
+        if self._pictures is not None:
+            shown = identify(pixels, self._pictures)
+            if shown.grid != self._pictures.grid:  # the board moved: match there from now on
+                self._pictures = replace(self._pictures, grid=shown.grid, cells=shown.cells)
+            return shown
+        return read_fifteen(pixels, self._templates, before.ink_share, before.grid)
 
     def board(self, reading: Reading) -> Rect:
         return reading.shown.rect
@@ -180,7 +217,7 @@ class FifteenGame(Game[Reading, Path, Step]):
     # -- solving ----------------------------------------------------------
     def solve(self, reading: Reading) -> Solved[Path]:
         board = reading.shown.board
-        found = infer_goal(board)
+        found = infer_goal(board) if self._pictures is None else self._picture_goal(reading)
         if isinstance(found, Unsure):
             labels = sorted(board.cells) == list(range(board.size))
             why = (f"{unsolvable_reason(board)}; a tile was misread"
@@ -194,6 +231,27 @@ class FifteenGame(Game[Reading, Path, Step]):
         self.max_batches = -(-len(path.moves) // self.clicks_per_batch) + REPAIR_BATCHES
         return Solved(path, f"{note} in {clicks} clicks, {self.clicks_per_batch} a batch; "
                       f"goal: {found.reason}")
+
+    def _picture_goal(self, reading: Reading) -> Goal:
+        """The goal of picture tiles (labelled by their home cells, so it is the labels
+        ascending with the gap where the missing one would stand); InputError, before any
+        input, when the pictures do not settle it or slides cannot reach it."""
+        assert self._pictures is not None
+        found, board = self._pictures.goal, reading.shown.board
+        region = _region(reading.shown.rect)
+        if isinstance(found, Unsure):
+            raise InputError(f"the {board.width}x{board.height} board of picture tiles has no "
+                             f"certain goal: {found.reason}; the bot does not guess one",
+                             region=region)
+        labelled = infer_goal(board)
+        if isinstance(labelled, Unsure):
+            raise InputError(f"the arrangement the picture tiles' edges suggest cannot be "
+                             f"reached by slides from the board shown ({labelled.reason}): "
+                             "it is not the goal, and the bot does not guess another",
+                             region=region)
+        return Goal(board.width, board.height, labelled.cells,
+                    f"picture tiles, no numbers: {found.reason}; confidence "
+                    f"{found.confidence:.1f}")
 
     def _solve(self, board: Board) -> tuple[Path, str]:
         assert self.goal is not None, "solve() infers the goal first"
@@ -223,8 +281,7 @@ class FifteenGame(Game[Reading, Path, Step]):
         first = reading.shown
         frame = yield from _first_frame(reading, self._shape)
         rules, presses, self.learned_slides, log = yield from learn(
-            first, frame, lambda f: read_fifteen(f.pixels, self._templates, first.ink_share,
-                                                 first.grid))
+            first, frame, lambda f: self._again(f.pixels, first))
         self.rules, self.presses = rules, presses
         if not rules.playable():
             raise InputError("neither clicks nor arrow keys slide a tile (tried: "

@@ -8,7 +8,9 @@
   const cfg = JSON.parse(document.getElementById("config").textContent);
   const W = cfg.width, H = cfg.height, N = W * H;
   const look = cfg.look || {};
-  const FLAT = look.tiles === "flat";
+  // Picture tiles: cut from one picture (cfg.picture), abutting on the flat look's panel.
+  const PICTURE = look.tiles === "picture" && cfg.picture ? new Image() : null;
+  const FLAT = look.tiles === "flat" || PICTURE !== null;
   const pitch = cfg.tile;
   const SLIDE_MS = Number.isInteger(cfg.slide) ? cfg.slide : 130;
   const goal = cfg.goal || [...Array(N - 1).keys()].map((i) => i + 1).concat([0]);
@@ -61,6 +63,13 @@
     ctx.closePath();
   }
   function drawTile(tile, x, y, lit) {
+    if (PICTURE) {
+      // The tile shows the part of the picture that belongs where the goal puts it.
+      const home = goal.indexOf(tile);
+      ctx.drawImage(PICTURE, (home % W) * pitch, Math.floor(home / W) * pitch, pitch, pitch,
+                    x, y, pitch, pitch);
+      return;
+    }
     if (!FLAT) {
       const inset = 3, size = pitch - 2 * inset;
       roundRect(x + inset, y + inset, size, size, 6);
@@ -245,7 +254,16 @@
   });
   window.addEventListener("resize", reportLayout);
 
-  draw(performance.now());
-  changed();
-  reportLayout().then(() => { window.fifteenReady = true; });
+  function begin() {
+    draw(performance.now());
+    changed();
+    reportLayout().then(() => { window.fifteenReady = true; });
+  }
+  if (PICTURE) {
+    ctx.imageSmoothingEnabled = false;
+    PICTURE.onload = begin;
+    PICTURE.src = cfg.picture;
+  } else {
+    begin();
+  }
 })();
