@@ -26,6 +26,7 @@ PACED_LIMIT = 0.3
 """A paced gesture that changes nothing for this long is taken as handled (a click on the
 cell already selected, a key the page ignores): the verification judges it."""
 PACED_POLL = 0.01
+PACED_OUTSIDE = 0.15
 
 PARK_QUIET = 0.05
 """Stillness of the board that counts as input handled, before the pointer is parked."""
@@ -113,7 +114,7 @@ class Hands:
                     break
                 driver.perform([g])
         elif body and self.game.paced:
-            self._paced(driver, body, frame)
+            self._paced(driver, body, frame, self.game.board(self.reading))
         elif body:
             driver.perform(body)
         report.gestures += sum(1 for g in body if not isinstance(g, Move))
@@ -123,13 +124,21 @@ class Hands:
             driver.perform(park)
         return sent
 
-    def _paced(self, driver: Any, body: Sequence[Gesture], frame: Frame) -> None:
+    def _paced(self, driver: Any, body: Sequence[Gesture], frame: Frame, board: Rect) -> None:
         """Each gesture once the window shows the one before (never pressing again before
-        seeing what the last press did: a page busy drawing drops what comes meanwhile)."""
+        seeing what the last press did: a page busy drawing drops what comes meanwhile).
+
+        Drawn: the window changed and then held still for the game's `paced_quiet`, no
+        sooner than its `paced_floor` after the gesture; a change only outside the board
+        (a move counter, an entry field's echo) must hold PACED_OUTSIDE longer, since a
+        page updates its counter at once and may then stall before the board's own
+        animation starts."""
         last = frame.pixels
-        quiet = self.game.paced_quiet  # drawn: the window changed, then held still this long
-        floor = self.game.paced_floor  # ... and no sooner than this after the gesture
+        quiet = self.game.paced_quiet
+        floor = self.game.paced_floor
         limit = max(PACED_LIMIT, 2 * floor)
+        x0, y0 = max(board.x, 0), max(board.y, 0)
+        inside = (slice(y0, max(board.bottom, 0)), slice(x0, max(board.right, 0)))
         for g in body:
             driver.perform([g])
             if isinstance(g, Move):
@@ -138,8 +147,12 @@ class Hands:
 
             def drawn(m: Moment, before: Any = before) -> bool:
                 now = m.frame.pixels
-                changed = now.shape != before.shape or not np.array_equal(now, before)
-                return changed and m.held >= quiet and m.waited >= floor
+                if now.shape != before.shape:
+                    return m.held >= quiet and m.waited >= floor
+                if np.array_equal(now, before) or m.held < quiet or m.waited < floor:
+                    return False
+                return (not np.array_equal(now[inside], before[inside])
+                        or m.held >= quiet + PACED_OUTSIDE)
 
             moment = observe(self.source, drawn, limit=limit, poll=PACED_POLL)
             last = moment.frame.pixels
