@@ -130,8 +130,46 @@ def ink_is_dark(col_band: np.ndarray, row_band: np.ndarray, grid: Grid) -> bool 
     light = np.where(off >= GROUND_FLOOR, off, 0.0).sum(axis=1)
     even = np.abs(votes) < EVEN * reach
     share = (dark - light) / np.maximum(dark + light, 1.0)
+    # A digit over its drop shadow of the other polarity (black digits, a pale shadow, on
+    # a mid-grey page) departs strongly both ways, the shadow perhaps further: the side
+    # that is the other's offset copy, less what the other hides of it, is the shadow.
+    both = ~even & (np.minimum(-lo, hi) >= BOTH_WAYS * reach)
+    if both.any():  # one font, one shadow: the cells are judged together
+        cells3 = off[both].reshape(int(both.sum()), -1, k)
+        darker = cells3 <= 0.5 * lo[both, None, None]
+        lighter = cells3 >= 0.5 * hi[both, None, None]
+        shift = max(1, round(SHADOW_SHIFT * grid.pitch))
+        dark_casts, light_casts = _misfit(darker, lighter, shift), _misfit(lighter, darker, shift)
+        if min(dark_casts, light_casts) <= SHADOW_FIT * max(dark_casts, light_casts):
+            votes[both] = reach[both] if dark_casts < light_casts else -reach[both]
     votes = np.where(even, share * reach, votes)
     return bool(votes.sum() >= 0)
+
+
+def _misfit(digit: np.ndarray, shadow: np.ndarray, most: int) -> float:
+    """How far `shadow` is from being `digit`'s drop shadow (masks of cells stacked on the
+    first axis), 0 a perfect one: the share of it that the digits moved by at most `most`
+    px (each way) leave uncovered, or of where the moved digits leave their own place
+    that is not shadow, whichever is more, at the best move (1.0: no ink to judge)."""
+    n = int(shadow.sum())
+    if n < 4 or digit.sum() < 4:
+        return 1.0
+    _, h, w = digit.shape
+    best = 1.0
+    for dy in range(-most, most + 1):
+        for dx in range(-most, most + 1):
+            if (dy, dx) == (0, 0):
+                continue
+            moved = np.zeros_like(digit)
+            moved[:, max(0, dy):h + min(0, dy), max(0, dx):w + min(0, dx)] = \
+                digit[:, max(0, -dy):h - max(0, dy), max(0, -dx):w - max(0, dx)]
+            uncovered = np.count_nonzero(shadow & ~moved) / n
+            if uncovered >= best:
+                continue
+            cast = moved & ~digit
+            if cast.any():
+                best = min(best, max(uncovered, np.count_nonzero(cast & ~shadow) / cast.sum()))
+    return best
 
 
 GROUND_WINDOW = 0.6
@@ -143,6 +181,14 @@ border, a highlight, a seam), not a digit: no digit is that long."""
 EVEN = 0.25
 """A cell whose extremes depart within this share of each other either way votes by the
 mass of its departures instead."""
+BOTH_WAYS = 0.4
+"""A cell whose weaker extreme departs at least this share of its stronger one departs both
+ways: one side may be the other's drop shadow (`_misfit`)."""
+SHADOW_SHIFT = 0.15
+"""A drop shadow lies at most this many cell pitches off its digit."""
+SHADOW_FIT = 0.6
+"""One side is the other's shadow when it fits as one (`_misfit`) at most this share as
+badly as the other way round."""
 GROUND_FLOOR = 8.0
 """Departures under this many levels are the ground's own texture."""
 

@@ -28,11 +28,12 @@ _SHARED: ContextVar[tuple[np.ndarray, np.ndarray] | None] = ContextVar("_SHARED"
 
 
 @contextmanager
-def shared_luminance(image: np.ndarray) -> Iterator[np.ndarray]:
+def shared_luminance(image: np.ndarray, lum: np.ndarray | None = None) -> Iterator[np.ndarray]:
     """While one picture is read, its luminance is made once: every stage that asks
     `luminance` of it (the same pixels: the array or a view of it whole) gets this one,
-    read-only, so that no stage can change what the others see."""
-    lum = luminance(image)
+    read-only, so that no stage can change what the others see. `lum`: the luminance to
+    give instead (the picture's own with a texture flattened)."""
+    lum = luminance(image) if lum is None else lum
     lum.setflags(write=False)
     token = _SHARED.set((image, lum))
     try:

@@ -51,6 +51,7 @@ from autoplayer.vision.lattice import find_lattices
 from autoplayer.vision.numbers import ClueNumber, read_lines
 from autoplayer.vision.sides import clue_sides
 from autoplayer.vision.templates import TemplateSet
+from autoplayer.vision.texture import flatten_texture
 
 LOW_CONFIDENCE = 0.5
 """Numbers read with less confidence than this are marked on overlays."""
@@ -159,7 +160,31 @@ def _read_nonogram(image: np.ndarray, templates: TemplateSet | None,
 def _read_board(image: np.ndarray, grid: Grid, templates: TemplateSet | None,
                 fallbacks: Iterable[TemplateSet], verify: bool, clipped: bool, margin: bool,
                 min_digit_height: float, source: str) -> NonogramReading:
-    """`read_nonogram` on one candidate board."""
+    """`read_nonogram` on one candidate board. When it is refused and a periodic texture
+    lies under the clues (a halftone of dots, whose dots pass for specks of ink and rows
+    of them for rules), the board is read again with the texture flattened to its paper
+    (`flatten_texture`); the first refusal stands if that is refused too."""
+    if not isinstance(fallbacks, _Replayable):
+        fallbacks = _Replayable(fallbacks)  # the second reading may want them too
+    try:
+        return _read_one_board(image, grid, templates, fallbacks, verify, clipped, margin,
+                               min_digit_height, source)
+    except InputError as first:
+        flat = flatten_texture(luminance(image), grid.rect, grid.pitch)
+        if flat is None:
+            raise
+        try:
+            with shared_luminance(image, flat):
+                return _read_one_board(image, grid, templates, fallbacks, verify, clipped,
+                                       margin, min_digit_height, source)
+        except InputError:
+            raise first from None
+
+
+def _read_one_board(image: np.ndarray, grid: Grid, templates: TemplateSet | None,
+                    fallbacks: Iterable[TemplateSet], verify: bool, clipped: bool,
+                    margin: bool, min_digit_height: float, source: str) -> NonogramReading:
+    """`_read_board` once the picture's luminance is what its stages should see."""
     refuse_cut_board(image, grid, source)
     refuse_other_puzzles(luminance(image), grid)
     sides = clue_sides(luminance(image), grid)

@@ -1,0 +1,75 @@
+"""Ink against paper that is not plain (issue 23): a halftone of dots under the clues, and
+black digits over a pale drop shadow on a mid-grey page.
+
+The two pictures are headless Chromium shots of `autoplayer serve` (seed 4242 draws 29
+and 61 of bench/bench_nonogram_looks.py), each with its puzzle beside it as .non.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from shot_fixtures import read_exactly
+
+from autoplayer.geometry import Rect
+from autoplayer.vision.texture import flatten_texture
+
+
+def test_black_digits_over_a_pale_shadow_are_read_as_the_digits() -> None:
+    """Pixel digits in black (60 levels under the page) cast a pale shadow (73 above it)
+    on a noisy page: the shadow's tone departs further, but it is the digits' offset copy
+    less what they hide, so the ink is dark. Read as light ink, the shadows alone were
+    read: broken digits, refused. (skin=pixel theme=dark size=30x8 cell=14 free clues,
+    noise.)"""
+    read_exactly("pixel-dark-pale-shadow-noise-30x8-seed366236")
+
+
+def test_a_dotted_texture_under_the_clues_is_flattened() -> None:
+    """A halftone of dots under bold serif digits 12 px tall: dots beside the strokes
+    joined the digits, and a column of dots with the digits' soft edges made a seam that
+    cut a 3 from its ball terminal (read "13"), refused. Read again with the dots set to
+    their paper, it reads exactly. (skin=mono theme=dark size=15x14 cell=19 dejavu-serif
+    bold, digits=0.62, dotted.)"""
+    read_exactly("mono-dark-dotted-serif-15x14-seed650875")
+
+
+def _page(dotted: bool) -> tuple[np.ndarray, Rect, list[tuple[int, int]]]:
+    """A light page, a board at the right, and a band of clue "strokes" (dark bars 3 px
+    wide) left of it, over a halftone of 2x2 dots on a diagonal lattice of 6 px when
+    `dotted`. Returns the page, the board and the strokes' top-left corners."""
+    lum = np.full((240, 400), 250.0, np.float32)
+    board = Rect(200, 20, 180, 200)
+    if dotted:
+        for y in range(0, 240, 6):
+            for x in range(0, 200, 6):
+                lum[y:y + 2, x:x + 2] = 210.0
+                lum[y + 3:y + 5, x + 3:x + 5] = 210.0
+    lum[board.y:board.bottom, board.x:board.right] = 255.0
+    lum[board.y:board.bottom, board.x] = 80.0
+    strokes = [(40 + 23 * k, 30 + 20 * j) for k in range(6) for j in range(9)]
+    for x, y in strokes:
+        lum[y:y + 12, x:x + 3] = 60.0
+    return lum, board, strokes
+
+
+def test_flattening_sets_dots_to_paper_and_keeps_the_strokes() -> None:
+    """Beside the rows: every stroke pixel keeps its tone and none of the paper turns to
+    ink; of the dots, only some pixels right beside a stroke may stay (nine in ten go)."""
+    lum, board, strokes = _page(dotted=True)
+    flat = flatten_texture(lum, board, pitch=20.0)
+    assert flat is not None
+    rows = slice(board.y, board.bottom)
+    band, before = flat[rows, :board.x], lum[rows, :board.x]
+    stroke = np.zeros(lum.shape, bool)
+    for x, y in strokes:
+        stroke[y:y + 12, x:x + 3] = True
+    assert ((band < 130) == stroke[rows, :board.x]).all()
+    dots = (before > 200) & (before < 240)
+    left = dots & (band < 240)
+    assert np.count_nonzero(left) < 0.1 * np.count_nonzero(dots)
+    inside = (slice(board.y, board.bottom), slice(board.x, board.right))
+    assert (flat[inside] == lum[inside]).all()  # the board is left alone
+
+
+def test_plain_paper_has_no_texture() -> None:
+    lum, board, _ = _page(dotted=False)
+    assert flatten_texture(lum, board, pitch=20.0) is None
