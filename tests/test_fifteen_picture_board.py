@@ -106,6 +106,21 @@ def test_a_second_flat_cell_is_refused() -> None:
         find_picture_board(copy)
 
 
+def test_a_flat_tile_is_told_from_the_gap_by_its_colour() -> None:
+    """A shapes picture with a tile of one flat colour (magenta, row 3 column 1) beside the
+    gap (the panel's tan, row 3 column 3): the magenta goes on in other tiles, the tan is in
+    no tile, so the tan cell is the gap (a capture of the bundled page, 4x4, seed 1)."""
+    rgb = cv2.imread(str(DATA.parent / "fifteen-flat-tile-shapes-4x4.png"))[:, :, ::-1].copy()
+    grid, gap = find_picture_board(rgb)
+    assert (grid.width, grid.height, gap) == (4, 4, 10)
+    # Paint the gap magenta too: two flat cells whose colours the picture both shows.
+    r = grid.cell(2, 2)
+    copy = rgb.copy()
+    copy[r.y:r.bottom, r.x:r.right] = rgb[r.y, grid.cell(2, 0).x + 5]
+    with pytest.raises(InputError, match="look flat and none is told apart as its gap"):
+        find_picture_board(copy)
+
+
 def test_no_picture_board_in_a_plain_image() -> None:
     with pytest.raises(InputError, match="no board of picture tiles found"):
         find_picture_board(np.full((200, 300, 3), 240, np.uint8))

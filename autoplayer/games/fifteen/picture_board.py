@@ -198,7 +198,7 @@ def find_picture_board(rgb: np.ndarray) -> tuple[Grid, int]:
             break
     if found is None:
         raise InputError(NO_BOARD, region=(0, 0, w, h))
-    grid, gap_cell = found
+    grid, _ = found  # the gap the lattice was grown from may be a flat tile: see below
     try:
         check_size(grid.width, grid.height)
     except InputError as err:
@@ -206,11 +206,42 @@ def find_picture_board(rgb: np.ndarray) -> tuple[Grid, int]:
                          f"{err.message}", region=_region(grid.rect)) from None
     cells = [grid.cell(r, c) for r in range(grid.height) for c in range(grid.width)]
     flat = [i for i, r in enumerate(cells) if _std(_crop(rgb, r)) <= FLAT_STD]
-    if flat != [gap_cell]:
+    if len(flat) > 1:
+        # A tile of one flat colour (a plain part of the picture): its colour goes on in
+        # the tiles it joins, while the gap shows what the tiles lie on, a colour of no
+        # picture tile. The gap is the one flat cell whose colour no other tile shows, and
+        # only when every other flat cell's colour is plainly in the picture.
+        flat = _foreign(rgb, cells, flat)
+    if len(flat) != 1:
         raise InputError(f"{len(flat)} cells of the {grid.width}x{grid.height} picture board "
-                         "look flat; a sliding puzzle has exactly one gap and every tile a "
-                         "picture", region=_region(grid.rect))
-    return grid, gap_cell
+                         "look flat and none is told apart as its gap (the one whose colour "
+                         "no tile shows); a sliding puzzle has exactly one gap",
+                         region=_region(grid.rect))
+    return grid, flat[0]
+
+
+SAME_COLOUR = 6
+"""A pixel within this (0..255, every channel) of a flat cell's colour shows that colour."""
+IN_PICTURE = 0.05
+"""A flat cell's colour is plainly in the picture when pixels of it cover this share of one
+cell in the other, unflat cells; the gap's colour must cover none of them."""
+
+
+def _foreign(rgb: np.ndarray, cells: list[Rect], flat: list[int]) -> list[int]:
+    """The flat cells that may be the gap: [the one whose colour no unflat cell shows] when
+    every other flat cell's colour is plainly in the picture; else all of them."""
+    pictured = np.concatenate([_crop(rgb, r).reshape(-1, 3) for i, r in enumerate(cells)
+                               if i not in flat]).astype(np.int16)
+    area = cells[0].w * cells[0].h
+    shown = []
+    for i in flat:
+        colour = np.round(_crop(rgb, cells[i]).reshape(-1, 3).mean(axis=0)).astype(np.int16)
+        shown.append(int((np.abs(pictured - colour).max(axis=1) <= SAME_COLOUR).sum()))
+    foreign = [i for i, n in zip(flat, shown, strict=True) if n == 0]
+    if len(foreign) == 1 and all(n >= IN_PICTURE * area for i, n in zip(flat, shown, strict=True)
+                                 if i != foreign[0]):
+        return foreign
+    return flat
 
 
 def _crop(rgb: np.ndarray, r: Rect) -> np.ndarray:
