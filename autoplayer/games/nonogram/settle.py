@@ -110,7 +110,8 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
     # that some combination passes decides. A first reading that fits is so taken when
     # no other digit of its unsure shapes fits too; clashing shapes are doubted only
     # when it does not fit.
-    apart = different_shapes([s.reading.glyph.mask for s in slots], groups, tones)
+    apart = different_shapes([s.reading.glyph.mask for s in slots], groups, tones) \
+        & _share_a_band(slots, groups)
     by_doubt = sorted(range(len(groups)), key=lambda k: (groups[k].sure, groups[k].confidence))
     unsure = [k for k in by_doubt if not groups[k].sure]
     clashing = [k for k in by_doubt if groups[k].sure and groups[k].clash]
@@ -168,6 +169,16 @@ def _only_way(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGro
     except InputError:  # too many to try, or several: not the only way
         return False
     return found is None and len(near) == 1 and near[0][1].changed == candidate.changed
+
+
+def _share_a_band(slots: list[Slot], groups: list[GlyphGroup]) -> np.ndarray:
+    """G×G: whether two groups have glyphs in one clue band (the rows' or the columns').
+    A band's glyphs are cut from one ground at one threshold; the other band's may sit on
+    another ground (a texture, a gradient, a different skin), where the same digit's
+    strokes come out thicker or thinner: a shape compared across bands says little."""
+    bands = np.array([[any(slots[i].kind == kind for i in g.members) for kind in ("row", "column")]
+                      for g in groups])
+    return (bands[:, None, :] & bands[None, :, :]).any(axis=2)
 
 
 def _misfit_counts(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup]
