@@ -48,7 +48,7 @@ from autoplayer.vision.clues import ClueLayout, find_clues
 from autoplayer.vision.grid import Grid
 from autoplayer.vision.image import luminance, shared_luminance
 from autoplayer.vision.lattice import find_lattices
-from autoplayer.vision.numbers import ClueNumber, read_lines
+from autoplayer.vision.numbers import ClueNumber, clue_slant, read_lines
 from autoplayer.vision.sides import clue_sides
 from autoplayer.vision.templates import TemplateSet
 
@@ -178,9 +178,10 @@ def _read_board(image: np.ndarray, grid: Grid, templates: TemplateSet | None,
     state = read_cells(image, grid, layout)
     cut_lines: tuple[ClippedLine, ...] | None = None
 
-    def reading_with(chosen: TemplateSet | None) -> NonogramReading:
+    def reading_with(chosen: TemplateSet | None, slant: float = 0.0,
+                     board_width: bool = False) -> NonogramReading:
         nonlocal cut_lines
-        rows, columns = read_lines(layout, chosen, luminance(image))
+        rows, columns = read_lines(layout, chosen, luminance(image), slant, board_width)
         if cut_lines is None:  # where ink meets the edge does not depend on the digits
             # Without the opt-in only ink on the edge itself counts: clues a game packs
             # close to its window's edge are read as they are, as they always were.
@@ -219,12 +220,22 @@ def _read_board(image: np.ndarray, grid: Grid, templates: TemplateSet | None,
                 "numbers may lie beyond the edge",
             ) from None
         tried = templates.name if templates is not None else None
-        others = [reading_with(t) for t in fallbacks if t.name != tried]
-        for other in sorted(others, key=lambda r: -_mean_confidence(r)):
-            try:
-                return validate_reading(other)
-            except InputError:
-                continue
+        sets = [t for t in fallbacks if t.name != tried]
+        # Then, as a person looks again at a board that does not add up: an italic font
+        # set upright, by every reader (`clue_slant`: the readers describe upright digits,
+        # and an italic 1 leans like a 7's diagonal); and each glyph judged against the
+        # width the board's digits take (a narrow 1's flag spans its own width as a 7's
+        # bar does). Each round only when the ones before found nothing.
+        slant = clue_slant(layout)
+        rounds = [lambda: [reading_with(t) for t in sets],
+                  lambda: [reading_with(t, slant) for t in (templates, *sets)] if slant else [],
+                  lambda: [reading_with(t, slant, True) for t in (templates, *sets)]]
+        for readings in rounds:
+            for other in _by_confidence(readings()):
+                try:
+                    return validate_reading(other)
+                except InputError:
+                    continue
         raise first_error from None
 
 
@@ -249,6 +260,11 @@ def small_digits(layout: ClueLayout) -> float | None:
     when no clue ink was found."""
     heights = [b.box.h for s in (*layout.rows, *layout.columns) for g in s.groups for b in g]
     return float(np.percentile(heights, 10)) if heights else None
+
+
+def _by_confidence(readings: Iterable[NonogramReading]) -> list[NonogramReading]:
+    """The readings, the best-matched first (`_mean_confidence`)."""
+    return sorted(readings, key=lambda r: -_mean_confidence(r))
 
 
 def _mean_confidence(reading: NonogramReading) -> float:
