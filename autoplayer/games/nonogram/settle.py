@@ -147,7 +147,7 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
                 raise _two_ways(slots, groups, found, nearly or near[0][0])
             return found
         if len(near) == 1 and (nearly is None or nearly == near[0][0]) \
-                and _only_way(reading, slots, groups, unknowns, solvable, apart, near[0][1]):
+                and _only_way(reading, slots, groups, unknowns, solvable, apart, *near[0]):
             # Only a combination that reads clearly different shapes as one digit solves,
             # even with every digit open to these shapes: the font draws that digit more
             # than one way (small glyphs at different pixel phases).
@@ -159,16 +159,24 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
 
 def _only_way(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup],
               unknowns: list[int], solvable: Callable[[Puzzle, float], bool],
-              apart: np.ndarray, candidate: Settled) -> bool:
-    """Whether `candidate` is still the one combination that solves when each of the
-    unknowns may be any digit, shapes read alike or not."""
-    domains = [_domain(groups[k], True) for k in unknowns]
-    try:
-        found, near = _search(reading, slots, groups, unknowns, domains, solvable, apart,
-                              explore_blocked=True)
-    except InputError:  # too many to try, or several: not the only way
-        return False
-    return found is None and len(near) == 1 and near[0][1].changed == candidate.changed
+              apart: np.ndarray, changed: tuple[int, ...], candidate: Settled) -> bool:
+    """Whether `candidate` (which changes the groups `changed`) is still the one
+    combination that solves when each of the unknowns may be any digit, shapes read alike
+    or not. When that is too many combinations to try (many unknowns: a small font on a
+    textured ground splits one digit into several shapes), the groups it changes may be
+    any digit and the other unknowns their readers' favourites: a candidate the puzzle
+    allows only by renaming shapes must still be the one way to rename them."""
+    for opened in (set(unknowns), set(changed)):
+        domains = [_domain(groups[k], k in opened) for k in unknowns]
+        try:
+            found, near = _search(reading, slots, groups, unknowns, domains, solvable, apart,
+                                  explore_blocked=True)
+        except Unsettled:  # too many to try: open only the renamed groups
+            continue
+        except InputError:  # several: not the only way
+            return False
+        return found is None and len(near) == 1 and near[0][1].changed == candidate.changed
+    return False
 
 
 def _share_a_band(slots: list[Slot], groups: list[GlyphGroup]) -> np.ndarray:
