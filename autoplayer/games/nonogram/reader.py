@@ -230,8 +230,12 @@ def _read_board(image: np.ndarray, grid: Grid, templates: TemplateSet | None,
         rounds = [lambda: [reading_with(t) for t in sets],
                   lambda: [reading_with(t, slant) for t in (templates, *sets)] if slant else [],
                   lambda: [reading_with(t, slant, True) for t in (templates, *sets)]]
+        seen = {_clues(reading)}
         for readings in rounds:
             for other in _by_confidence(readings()):
+                if _clues(other) in seen:  # validated already: it fails as it did
+                    continue
+                seen.add(_clues(other))
                 try:
                     return validate_reading(other)
                 except InputError:
@@ -260,6 +264,12 @@ def small_digits(layout: ClueLayout) -> float | None:
     when no clue ink was found."""
     heights = [b.box.h for s in (*layout.rows, *layout.columns) for g in s.groups for b in g]
     return float(np.percentile(heights, 10)) if heights else None
+
+
+def _clues(reading: NonogramReading) -> tuple:
+    """What validation sees of a reading: every glyph's ranked digits, line by line."""
+    return tuple(tuple(tuple(d.ranked for d in n.digits) for n in line)
+                 for line in (*reading.row_numbers, *reading.column_numbers))
 
 
 def _by_confidence(readings: Iterable[NonogramReading]) -> list[NonogramReading]:
