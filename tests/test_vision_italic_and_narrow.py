@@ -71,3 +71,36 @@ def test_upright_ink_measures_no_slant():
     four = _mask("...##. ..###. .#.##. #..##. ###### ...##. ...##.")
     assert board_slant([upright_one, four]) == 0.0
     assert upright(four, 0.0) is four
+
+
+def test_a_foot_of_the_number_above_is_not_part_of_the_glyph():
+    # A slab 1 whose box, in clues as tall as their cells, caught the foot of the 1 above
+    # (looks seed 4242 draw 141, read as 4, 5 and 7).
+    from autoplayer.geometry import Rect
+    from autoplayer.vision.glyphs import Glyph
+    from autoplayer.vision.numbers import without_strays
+
+    one = _mask("""
+    ########.....
+    ..##.........
+    .........###.
+    ......######.
+    .....#######.
+    .........###.
+    .........###.
+    .........###.
+    .........###.
+    .........###.
+    .........###.
+    .........###.
+    .........###.
+    .........###.
+    .......######
+    .......######
+    """)
+    glyph = Glyph(Rect(10, 20, one.shape[1], one.shape[0]), one)
+    kept = without_strays(glyph, digit_height=16.0)
+    assert kept.box == Rect(15, 22, 8, 14)
+    assert kept.mask.sum() == one[2:].sum()  # all of the 1, none of the foot above
+    # A glyph whose parts all belong to it is left as it is.
+    assert without_strays(Glyph(glyph.box, one[2:]), digit_height=14.0).mask.shape == (14, 13)

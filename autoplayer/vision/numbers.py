@@ -12,6 +12,7 @@ import itertools
 from dataclasses import dataclass
 from functools import cached_property
 
+import cv2
 import numpy as np
 
 from autoplayer.geometry import Rect
@@ -19,6 +20,7 @@ from autoplayer.vision import scanline
 from autoplayer.vision.clues import ClueLayout
 from autoplayer.vision.digit_classes import THIN_BELOW
 from autoplayer.vision.glyphs import Blob, Glyph, split_touching
+from autoplayer.vision.image import trim
 from autoplayer.vision.slant import board_slant, upright
 from autoplayer.vision.spacing import Spacing, learn_spacing
 from autoplayer.vision.strips import Strip
@@ -176,10 +178,44 @@ def glyph_tone(lum: np.ndarray, box: Rect, ink: float, paper: float) -> np.ndarr
     return np.minimum(tone, 1.0, out=tone)
 
 
+STRAY = 0.15
+"""Ink rows at a glyph's top or bottom, this share of the band's digit height or fewer and
+cut off from the rest by a blank row, are another number's: digits as tall as their clue
+cells leave a foot or a bar of the number above or below in the glyph's box."""
+
+
+def without_strays(glyph: Glyph, digit_height: float) -> Glyph:
+    """The glyph without ink at its top or bottom that is not joined to the rest and lies
+    within `STRAY` of the band's digit height from that edge, when what is left is as
+    tall as the band's digits."""
+    mask = glyph.mask
+    h = mask.shape[0]
+    most = STRAY * digit_height
+    if h < 0.8 * digit_height + 1 or most < 1:
+        return glyph
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    if n <= 2:
+        return glyph
+    keep = np.ones(n, dtype=bool)
+    keep[0] = False
+    for k in range(1, n):
+        top, height = stats[k, cv2.CC_STAT_TOP], stats[k, cv2.CC_STAT_HEIGHT]
+        if (top == 0 and height <= most) or (top + height == h and height <= most):
+            keep[k] = False
+    if keep[1:].all() or not keep.any():
+        return glyph
+    part, dy, dx = trim(keep[labels])
+    if part.shape[0] < 0.8 * digit_height:
+        return glyph
+    box = glyph.box
+    return Glyph(Rect(box.x + dx, box.y + dy, part.shape[1], part.shape[0]), part)
+
+
 def _digits_of(blob: Blob, layout: ClueLayout, templates: TemplateSet | None,
                lum: np.ndarray | None = None, slant: float = 0.0, width: int = 0
                ) -> list[DigitReading]:
-    glyphs = split_touching(blob, layout.digit_height, layout.digit_width)
+    glyphs = [without_strays(g, layout.digit_height)
+              for g in split_touching(blob, layout.digit_height, layout.digit_width)]
     ink, paper = layout.ink_level, layout.paper_level
     if lum is not None and ink is not None and paper is not None and ink != paper:
         glyphs = [Glyph(g.box, g.mask, glyph_tone(lum, g.box, ink, paper))
