@@ -20,7 +20,7 @@ from autoplayer.vision import scanline
 from autoplayer.vision.clues import ClueLayout
 from autoplayer.vision.digit_classes import THIN_BELOW
 from autoplayer.vision.glyphs import Blob, Glyph, split_touching
-from autoplayer.vision.image import trim
+from autoplayer.vision.image import bitmap_key, trim
 from autoplayer.vision.slant import board_slant, upright
 from autoplayer.vision.spacing import Spacing, learn_spacing
 from autoplayer.vision.strips import Strip
@@ -193,9 +193,30 @@ def without_strays(glyph: Glyph, digit_height: float) -> Glyph:
     most = STRAY * digit_height
     if h < 0.8 * digit_height + 1 or most < 1:
         return glyph
+    key = (bitmap_key(mask), int(most), int(0.8 * digit_height))
+    kept = _KEPT.get(key)
+    if kept is None:
+        if len(_KEPT) >= 4096:
+            _KEPT.clear()
+        kept = _KEPT[key] = _kept_part(mask, most, 0.8 * digit_height)
+    if kept is None:
+        return glyph
+    part, dy, dx = kept
+    box = glyph.box
+    return Glyph(Rect(box.x + dx, box.y + dy, part.shape[1], part.shape[0]), part)
+
+
+_KEPT: dict[tuple, tuple[np.ndarray, int, int] | None] = {}
+"""`_kept_part` memoised by bitmap: a board repeats the same few."""
+
+
+def _kept_part(mask: np.ndarray, most: float, least_height: float
+               ) -> tuple[np.ndarray, int, int] | None:
+    """`without_strays`'s cut of a bitmap, as (part, dy, dx); None to keep it whole."""
+    h = mask.shape[0]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
     if n <= 2:
-        return glyph
+        return None
     keep = np.ones(n, dtype=bool)
     keep[0] = False
     for k in range(1, n):
@@ -203,12 +224,9 @@ def without_strays(glyph: Glyph, digit_height: float) -> Glyph:
         if (top == 0 and height <= most) or (top + height == h and height <= most):
             keep[k] = False
     if keep[1:].all() or not keep.any():
-        return glyph
+        return None
     part, dy, dx = trim(keep[labels])
-    if part.shape[0] < 0.8 * digit_height:
-        return glyph
-    box = glyph.box
-    return Glyph(Rect(box.x + dx, box.y + dy, part.shape[1], part.shape[0]), part)
+    return None if part.shape[0] < least_height else (part, dy, dx)
 
 
 def _digits_of(blob: Blob, layout: ClueLayout, templates: TemplateSet | None,
