@@ -24,6 +24,7 @@ starting closer to it than numbers are spaced may have whole numbers beyond.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
@@ -54,6 +55,11 @@ from autoplayer.vision.templates import TemplateSet
 
 LOW_CONFIDENCE = 0.5
 """Numbers read with less confidence than this are marked on overlays."""
+REREAD_SECONDS = 3.0
+"""No new reading is validated after this many seconds of reading the board again (an
+italic font set upright, glyphs judged in the board's digit width): on the looks corpora
+the re-readings that validated did so within 0.5 s, while a board refused after them
+took up to 15 s."""
 MIN_DIGIT_HEIGHT = 5.0
 """Clue digits shorter than this (px; the board's smaller digits, `small_digits`) are
 refused rather than read, whatever draws them: too few pixels are left to tell digits
@@ -231,8 +237,13 @@ def _read_board(image: np.ndarray, grid: Grid, templates: TemplateSet | None,
                   lambda: [reading_with(t, slant) for t in (templates, *sets)] if slant else [],
                   lambda: [reading_with(t, slant, True) for t in (templates, *sets)]]
         seen = {_clues(reading)}
-        for readings in rounds:
+        deadline = None
+        for n, readings in enumerate(rounds):
+            if n == 1:  # looking again is bounded: a refusal should not keep one waiting
+                deadline = time.monotonic() + REREAD_SECONDS
             for other in _by_confidence(readings()):
+                if deadline is not None and time.monotonic() > deadline:
+                    break
                 if _clues(other) in seen:  # validated already: it fails as it did
                     continue
                 seen.add(_clues(other))
