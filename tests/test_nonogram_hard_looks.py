@@ -14,6 +14,13 @@ it as .non (the look's parameters in the comment):
 - a serif five pixels tall on dotted clue cells, once read wrong: its 3s and 5s are a
   pixel apart in their bitmaps, but that pixel is a stroke of the 5 only
   (`digit_classes.strokes_differ`).
+- an italic sans whose 1s, read surely as 7, come out thinner in the row clues than in
+  the column clues (another ground): shapes compared across the two bands do not keep
+  the puzzle from settling them as one digit (`settle._share_a_band`);
+- a 7 px slab serif on dotted cells, whose 1s the state machines read surely as 3 and 7:
+  read again, each glyph judged in the width the board's digits take
+  (`scanline.recognise(width=)`), then a 5 drawn in several shapes renamed by the puzzle
+  (`settle._only_way` opening only the renamed shapes when all of them are too many).
 """
 
 from __future__ import annotations
@@ -46,6 +53,12 @@ LOOKS = [
     # skin=sans theme=dark size=9x6 cell=14 dejavu-serif, dotted (AUTOPLAYER_SEED=822663536
     # draw 13 of test_random_looks_read_exactly_or_refused)
     ("sans-dark-dotted-serif-9x6-seed380782", True),
+    # skin=serif theme=dark size=9x12 cell=30 columns=bottom open-sans italic, noise, panel,
+    # ink 6.1:1 blue (BENCH_SEED=4242 draw 8 of bench/bench_nonogram_looks.py)
+    ("serif-dark-italic-bands-9x12-seed582792", True),
+    # skin=serif theme=light size=20x29 cell=16 rows=right roboto-slab, dotted, heading,
+    # status, lines 1.48:1, ink 4.9:1 grey (BENCH_SEED=4242 draw 116)
+    ("serif-light-dotted-slab-20x29-seed211115", True),
 ]
 
 

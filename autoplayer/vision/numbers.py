@@ -12,6 +12,7 @@ import itertools
 from dataclasses import dataclass
 from functools import cached_property
 
+import cv2
 import numpy as np
 
 from autoplayer.geometry import Rect
@@ -19,6 +20,8 @@ from autoplayer.vision import scanline
 from autoplayer.vision.clues import ClueLayout
 from autoplayer.vision.digit_classes import THIN_BELOW
 from autoplayer.vision.glyphs import Blob, Glyph, split_touching
+from autoplayer.vision.image import bitmap_key, trim
+from autoplayer.vision.slant import board_slant, upright
 from autoplayer.vision.spacing import Spacing, learn_spacing
 from autoplayer.vision.strips import Strip
 from autoplayer.vision.templates import TemplateSet
@@ -67,11 +70,16 @@ class ClueNumber:
         return Rect(x0, y0, x1 - x0, y1 - y0)
 
 
-def read_digit(glyph: Glyph, templates: TemplateSet | None = None) -> DigitReading:
-    machine = scanline.recognise(glyph.mask)
+def read_digit(glyph: Glyph, templates: TemplateSet | None = None, slant: float = 0.0,
+               width: int = 0) -> DigitReading:
+    """The glyph read by the state machines and, when given, the templates; `slant`: the
+    board's italic slant (`autoplayer.vision.slant`), taken out before either reads;
+    `width`: the board's digit width, for the state machines (`scanline.recognise`)."""
+    mask = upright(glyph.mask, slant)
+    machine = scanline.recognise(mask, width)
     if templates is None or not templates.digits:
         return DigitReading(glyph, _spread(machine), "scanline")
-    similar = templates.scores(glyph.mask)
+    similar = templates.scores(mask)
     by_machine = [d for d, _ in machine]
     # Digits the templates cannot tell apart (one bitmap seen as both): the machines'
     # order decides between them.
@@ -88,7 +96,7 @@ def read_digit(glyph: Glyph, templates: TemplateSet | None = None) -> DigitReadi
         if tied:
             # This very bitmap was calibrated as another digit too: only the machines
             # tell them apart, so the reading is no surer than a disagreement.
-            distances = scanline.distances(glyph.mask)
+            distances = scanline.distances(mask, width)
             conf = 0.5 * scanline.confidence_over(distances[t_best], distances[tied[0]])
         return DigitReading(glyph, _spread([(t_best, conf)] + [(d, 0.0) for d in matched[1:]]),
                             "both")
@@ -96,7 +104,7 @@ def read_digit(glyph: Glyph, templates: TemplateSet | None = None) -> DigitReadi
     # reader's (not against its own runner-up). Trust the calibrated templates (the
     # game's own glyphs) unless the generic machines are clearly surer, but say so
     # through a low confidence, and keep the other opinion as the first alternative.
-    distances = scanline.distances(glyph.mask)
+    distances = scanline.distances(mask, width)
     t_case = templates_confidence(top, similar.get(m_best, -1.0))
     m_case = scanline.confidence_over(distances[m_best], distances[t_best])
     if t_case + TEMPLATE_TRUST >= m_case:
@@ -138,16 +146,28 @@ def make_number(digits: list[DigitReading]) -> ClueNumber:
 
 
 def read_lines(layout: ClueLayout, templates: TemplateSet | None = None,
-               lum: np.ndarray | None = None
+               lum: np.ndarray | None = None, slant: float = 0.0, board_width: bool = False
                ) -> tuple[list[list[ClueNumber]], list[list[ClueNumber]]]:
     """Numbers of every row and column, in reading order; with the picture's luminance
     `lum`, each small glyph keeps its tone (`Glyph.tone`: only glyphs shorter than
-    `THIN_BELOW` are compared by it)."""
+    `THIN_BELOW` are compared by it); `slant`: an italic slant to take out of every glyph
+    before it is read (`autoplayer.vision.slant`, `clue_slant`); `board_width`: the state
+    machines judge each glyph against the board's digit width (`ClueLayout.digit_width`)
+    rather than its own."""
     spacing = learn_spacing(layout)
     h, w = layout.grid.height, layout.grid.width
-    rows = [_read_strip(s, layout, templates, spacing, w, lum) for s in layout.rows]
-    columns = [_read_strip(s, layout, templates, spacing, h, lum) for s in layout.columns]
+    width = round(layout.digit_width) if board_width and layout.digit_width else 0
+    rows = [_read_strip(s, layout, templates, spacing, w, lum, slant, width)
+            for s in layout.rows]
+    columns = [_read_strip(s, layout, templates, spacing, h, lum, slant, width)
+               for s in layout.columns]
     return rows, columns
+
+
+def clue_slant(layout: ClueLayout) -> float:
+    """The italic slant of the board's clue ink (0.0: upright; `board_slant`)."""
+    return board_slant(b.mask for s in (*layout.rows, *layout.columns)
+                       for g in s.groups for b in g)
 
 
 def glyph_tone(lum: np.ndarray, box: Rect, ink: float, paper: float) -> np.ndarray:
@@ -158,22 +178,75 @@ def glyph_tone(lum: np.ndarray, box: Rect, ink: float, paper: float) -> np.ndarr
     return np.minimum(tone, 1.0, out=tone)
 
 
+STRAY = 0.15
+"""Ink rows at a glyph's top or bottom, this share of the band's digit height or fewer and
+cut off from the rest by a blank row, are another number's: digits as tall as their clue
+cells leave a foot or a bar of the number above or below in the glyph's box."""
+
+
+def without_strays(glyph: Glyph, digit_height: float) -> Glyph:
+    """The glyph without ink at its top or bottom that is not joined to the rest and lies
+    within `STRAY` of the band's digit height from that edge, when what is left is as
+    tall as the band's digits."""
+    mask = glyph.mask
+    h = mask.shape[0]
+    most = STRAY * digit_height
+    if h < 0.8 * digit_height + 1 or most < 1:
+        return glyph
+    key = (bitmap_key(mask), int(most), int(0.8 * digit_height))
+    kept = _KEPT.get(key)
+    if kept is None:
+        if len(_KEPT) >= 4096:
+            _KEPT.clear()
+        kept = _KEPT[key] = _kept_part(mask, most, 0.8 * digit_height)
+    if kept is None:
+        return glyph
+    part, dy, dx = kept
+    box = glyph.box
+    return Glyph(Rect(box.x + dx, box.y + dy, part.shape[1], part.shape[0]), part)
+
+
+_KEPT: dict[tuple, tuple[np.ndarray, int, int] | None] = {}
+"""`_kept_part` memoised by bitmap: a board repeats the same few."""
+
+
+def _kept_part(mask: np.ndarray, most: float, least_height: float
+               ) -> tuple[np.ndarray, int, int] | None:
+    """`without_strays`'s cut of a bitmap, as (part, dy, dx); None to keep it whole."""
+    h = mask.shape[0]
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    if n <= 2:
+        return None
+    keep = np.ones(n, dtype=bool)
+    keep[0] = False
+    for k in range(1, n):
+        top, height = stats[k, cv2.CC_STAT_TOP], stats[k, cv2.CC_STAT_HEIGHT]
+        if (top == 0 and height <= most) or (top + height == h and height <= most):
+            keep[k] = False
+    if keep[1:].all() or not keep.any():
+        return None
+    part, dy, dx = trim(keep[labels])
+    return None if part.shape[0] < least_height else (part, dy, dx)
+
+
 def _digits_of(blob: Blob, layout: ClueLayout, templates: TemplateSet | None,
-               lum: np.ndarray | None = None) -> list[DigitReading]:
-    glyphs = split_touching(blob, layout.digit_height, layout.digit_width)
+               lum: np.ndarray | None = None, slant: float = 0.0, width: int = 0
+               ) -> list[DigitReading]:
+    glyphs = [without_strays(g, layout.digit_height)
+              for g in split_touching(blob, layout.digit_height, layout.digit_width)]
     ink, paper = layout.ink_level, layout.paper_level
     if lum is not None and ink is not None and paper is not None and ink != paper:
         glyphs = [Glyph(g.box, g.mask, glyph_tone(lum, g.box, ink, paper))
                   if g.box.h < THIN_BELOW else g for g in glyphs]
-    return [read_digit(g, templates) for g in glyphs]
+    return [read_digit(g, templates, slant, width) for g in glyphs]
 
 
 def _read_strip(strip: Strip, layout: ClueLayout, templates: TemplateSet | None,
-                spacing: Spacing, length: int, lum: np.ndarray | None = None
-                ) -> list[ClueNumber]:
+                spacing: Spacing, length: int, lum: np.ndarray | None = None,
+                slant: float = 0.0, width: int = 0) -> list[ClueNumber]:
     numbers: list[ClueNumber] = []
     for group in strip.groups:
-        units = [_digits_of(b, layout, templates, lum) for b in group]
+        units = [_digits_of(b, layout, templates, lum, slant, width) for b in group]
         if strip.kind == "column":
             numbers.append(make_number([d for u in units for d in u]))
         else:

@@ -162,10 +162,15 @@ def _middle_bars(spans: list[list[tuple[int, int]]], tokens: list[str | None], w
     return out
 
 
-def segments(glyph: np.ndarray) -> list[Segment]:
-    """The glyph's scanline tokens, runs of equal tokens collapsed."""
+def segments(glyph: np.ndarray, width: int = 0) -> list[Segment]:
+    """The glyph's scanline tokens, runs of equal tokens collapsed; with a `width` wider
+    than the glyph, as it stands centred in that width (see `recognise`)."""
     g, _, _ = trim(np.asarray(glyph, dtype=bool))
     h, w = g.shape
+    if width > w:
+        left = (width - w) // 2
+        g = np.pad(g, ((0, 0), (left, width - w - left)))
+        w = width
     out: list[list] = []
     spans = [runs(row) for row in g]
     for tok in _middle_bars(spans, [_token(s, w) for s in spans], w):
@@ -275,14 +280,14 @@ def _holes_fit(digit: int, found: list[Hole]) -> float:
     return 0.0
 
 
-def scores(glyph: np.ndarray) -> dict[int, float]:
+def scores(glyph: np.ndarray, width: int = 0) -> dict[int, float]:
     """Distance of the glyph to each digit (lower is better)."""
     g, _, _ = trim(np.asarray(glyph, dtype=bool))
     if g.size == 0:
         return {d: np.inf for d in PROTOTYPES}
     h, w = g.shape
     found = holes(g)
-    nearest = _nearest(tuple((seg.token, seg.share) for seg in segments(g)))
+    nearest = _nearest(tuple((seg.token, seg.share) for seg in segments(g, width)))
     out = {d: nearest[d] + _hole_penalty(d, found) for d in PROTOTYPES}
     aspect = w / h
     if aspect < 0.34:  # only a bare stem is this narrow
@@ -363,31 +368,35 @@ def _distances_to_all(shape: tuple[tuple[str, float], ...]) -> np.ndarray:
     return prev[np.arange(p), table.lengths]
 
 
-_CACHE: dict[tuple[tuple[int, ...], bytes],
+_CACHE: dict[tuple[tuple[tuple[int, ...], bytes], int],
              tuple[list[tuple[int, float]], dict[int, float]]] = {}
 _CACHE_LIMIT = 4096
 
 
-def recognise(glyph: np.ndarray) -> list[tuple[int, float]]:
+def recognise(glyph: np.ndarray, width: int = 0) -> list[tuple[int, float]]:
     """Digits best first, each with a confidence in 0..1 (its margin over the next).
 
-    Screens repeat the same glyph bitmap many times, so results are memoised
-    by the exact bitmap.
+    `width`: the font's digit width on this board, when known. A glyph alone is judged
+    against its own width, where a narrow 1's flag or foot spans "most of the width" as a
+    7's or a 3's bars do; centred in the width its font's other digits take, they are
+    short strokes beside a stem. Screens repeat the same glyph bitmap many times, so
+    results are memoised by the exact bitmap (and width).
     """
-    return _memo(glyph)[0]
+    return _memo(glyph, width)[0]
 
 
-def distances(glyph: np.ndarray) -> dict[int, float]:
+def distances(glyph: np.ndarray, width: int = 0) -> dict[int, float]:
     """`scores` of the glyph, memoised with `recognise`."""
-    return _memo(glyph)[1]
+    return _memo(glyph, width)[1]
 
 
-def _memo(glyph: np.ndarray) -> tuple[list[tuple[int, float]], dict[int, float]]:
-    key = bitmap_key(glyph)
+def _memo(glyph: np.ndarray, width: int = 0
+          ) -> tuple[list[tuple[int, float]], dict[int, float]]:
+    key = (bitmap_key(glyph), width)
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    s = scores(np.asarray(glyph, dtype=bool))
+    s = scores(np.asarray(glyph, dtype=bool), width)
     if len(_CACHE) >= _CACHE_LIMIT:
         _CACHE.clear()
     hit = _CACHE[key] = (_rank(s), s)

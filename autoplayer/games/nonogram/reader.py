@@ -24,6 +24,7 @@ starting closer to it than numbers are spaced may have whole numbers beyond.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
@@ -48,13 +49,18 @@ from autoplayer.vision.clues import ClueLayout, find_clues
 from autoplayer.vision.grid import Grid
 from autoplayer.vision.image import luminance, shared_luminance
 from autoplayer.vision.lattice import find_lattices
-from autoplayer.vision.numbers import ClueNumber, read_lines
+from autoplayer.vision.numbers import ClueNumber, clue_slant, read_lines
 from autoplayer.vision.sides import clue_sides
 from autoplayer.vision.templates import TemplateSet
 from autoplayer.vision.texture import flatten_texture
 
 LOW_CONFIDENCE = 0.5
 """Numbers read with less confidence than this are marked on overlays."""
+REREAD_SECONDS = 3.0
+"""No new reading is validated after this many seconds of reading the board again (an
+italic font set upright, glyphs judged in the board's digit width): on the looks corpora
+the re-readings that validated did so within 0.5 s, while a board refused after them
+took up to 15 s."""
 MIN_DIGIT_HEIGHT = 5.0
 """Clue digits shorter than this (px; the board's smaller digits, `small_digits`) are
 refused rather than read, whatever draws them: too few pixels are left to tell digits
@@ -203,9 +209,10 @@ def _read_one_board(image: np.ndarray, grid: Grid, templates: TemplateSet | None
     state = read_cells(image, grid, layout)
     cut_lines: tuple[ClippedLine, ...] | None = None
 
-    def reading_with(chosen: TemplateSet | None) -> NonogramReading:
+    def reading_with(chosen: TemplateSet | None, slant: float = 0.0,
+                     board_width: bool = False) -> NonogramReading:
         nonlocal cut_lines
-        rows, columns = read_lines(layout, chosen, luminance(image))
+        rows, columns = read_lines(layout, chosen, luminance(image), slant, board_width)
         if cut_lines is None:  # where ink meets the edge does not depend on the digits
             # Without the opt-in only ink on the edge itself counts: clues a game packs
             # close to its window's edge are read as they are, as they always were.
@@ -244,12 +251,31 @@ def _read_one_board(image: np.ndarray, grid: Grid, templates: TemplateSet | None
                 "numbers may lie beyond the edge",
             ) from None
         tried = templates.name if templates is not None else None
-        others = [reading_with(t) for t in fallbacks if t.name != tried]
-        for other in sorted(others, key=lambda r: -_mean_confidence(r)):
-            try:
-                return validate_reading(other)
-            except InputError:
-                continue
+        sets = [t for t in fallbacks if t.name != tried]
+        # Then, as a person looks again at a board that does not add up: an italic font
+        # set upright, by every reader (`clue_slant`: the readers describe upright digits,
+        # and an italic 1 leans like a 7's diagonal); and each glyph judged against the
+        # width the board's digits take (a narrow 1's flag spans its own width as a 7's
+        # bar does). Each round only when the ones before found nothing.
+        slant = clue_slant(layout)
+        rounds = [lambda: [reading_with(t) for t in sets],
+                  lambda: [reading_with(t, slant) for t in (templates, *sets)] if slant else [],
+                  lambda: [reading_with(t, slant, True) for t in (templates, *sets)]]
+        seen = {_clues(reading)}
+        deadline = None
+        for n, readings in enumerate(rounds):
+            if n == 1:  # looking again is bounded: a refusal should not keep one waiting
+                deadline = time.monotonic() + REREAD_SECONDS
+            for other in _by_confidence(readings()):
+                if deadline is not None and time.monotonic() > deadline:
+                    break
+                if _clues(other) in seen:  # validated already: it fails as it did
+                    continue
+                seen.add(_clues(other))
+                try:
+                    return validate_reading(other)
+                except InputError:
+                    continue
         raise first_error from None
 
 
@@ -274,6 +300,17 @@ def small_digits(layout: ClueLayout) -> float | None:
     when no clue ink was found."""
     heights = [b.box.h for s in (*layout.rows, *layout.columns) for g in s.groups for b in g]
     return float(np.percentile(heights, 10)) if heights else None
+
+
+def _clues(reading: NonogramReading) -> tuple:
+    """What validation sees of a reading: every glyph's ranked digits, line by line."""
+    return tuple(tuple(tuple(d.ranked for d in n.digits) for n in line)
+                 for line in (*reading.row_numbers, *reading.column_numbers))
+
+
+def _by_confidence(readings: Iterable[NonogramReading]) -> list[NonogramReading]:
+    """The readings, the best-matched first (`_mean_confidence`)."""
+    return sorted(readings, key=lambda r: -_mean_confidence(r))
 
 
 def _mean_confidence(reading: NonogramReading) -> float:

@@ -110,7 +110,8 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
     # that some combination passes decides. A first reading that fits is so taken when
     # no other digit of its unsure shapes fits too; clashing shapes are doubted only
     # when it does not fit.
-    apart = different_shapes([s.reading.glyph.mask for s in slots], groups, tones)
+    apart = different_shapes([s.reading.glyph.mask for s in slots], groups, tones) \
+        & _share_a_band(slots, groups)
     by_doubt = sorted(range(len(groups)), key=lambda k: (groups[k].sure, groups[k].confidence))
     unsure = [k for k in by_doubt if not groups[k].sure]
     clashing = [k for k in by_doubt if groups[k].sure and groups[k].clash]
@@ -146,7 +147,7 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
                 raise _two_ways(slots, groups, found, nearly or near[0][0])
             return found
         if len(near) == 1 and (nearly is None or nearly == near[0][0]) \
-                and _only_way(reading, slots, groups, unknowns, solvable, apart, near[0][1]):
+                and _only_way(reading, slots, groups, unknowns, solvable, apart, *near[0]):
             # Only a combination that reads clearly different shapes as one digit solves,
             # even with every digit open to these shapes: the font draws that digit more
             # than one way (small glyphs at different pixel phases).
@@ -158,16 +159,34 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
 
 def _only_way(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup],
               unknowns: list[int], solvable: Callable[[Puzzle, float], bool],
-              apart: np.ndarray, candidate: Settled) -> bool:
-    """Whether `candidate` is still the one combination that solves when each of the
-    unknowns may be any digit, shapes read alike or not."""
-    domains = [_domain(groups[k], True) for k in unknowns]
-    try:
-        found, near = _search(reading, slots, groups, unknowns, domains, solvable, apart,
-                              explore_blocked=True)
-    except InputError:  # too many to try, or several: not the only way
-        return False
-    return found is None and len(near) == 1 and near[0][1].changed == candidate.changed
+              apart: np.ndarray, changed: tuple[int, ...], candidate: Settled) -> bool:
+    """Whether `candidate` (which changes the groups `changed`) is still the one
+    combination that solves when each of the unknowns may be any digit, shapes read alike
+    or not. When that is too many combinations to try (many unknowns: a small font on a
+    textured ground splits one digit into several shapes), the groups it changes may be
+    any digit and the other unknowns their readers' favourites: a candidate the puzzle
+    allows only by renaming shapes must still be the one way to rename them."""
+    for opened in (set(unknowns), set(changed)):
+        domains = [_domain(groups[k], k in opened) for k in unknowns]
+        try:
+            found, near = _search(reading, slots, groups, unknowns, domains, solvable, apart,
+                                  explore_blocked=True)
+        except Unsettled:  # too many to try: open only the renamed groups
+            continue
+        except InputError:  # several: not the only way
+            return False
+        return found is None and len(near) == 1 and near[0][1].changed == candidate.changed
+    return False
+
+
+def _share_a_band(slots: list[Slot], groups: list[GlyphGroup]) -> np.ndarray:
+    """G×G: whether two groups have glyphs in one clue band (the rows' or the columns').
+    A band's glyphs are cut from one ground at one threshold; the other band's may sit on
+    another ground (a texture, a gradient, a different skin), where the same digit's
+    strokes come out thicker or thinner: a shape compared across bands says little."""
+    bands = np.array([[any(slots[i].kind == kind for i in g.members) for kind in ("row", "column")]
+                      for g in groups])
+    return (bands[:, None, :] & bands[None, :, :]).any(axis=2)
 
 
 def _misfit_counts(reading: NonogramReading, slots: list[Slot], groups: list[GlyphGroup]
