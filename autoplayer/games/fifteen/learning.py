@@ -8,7 +8,10 @@ the gap, or nothing; a click next to the gap slides it or not; an arrow key
 moves the tile beside the gap into it its way, or the gap its way, or nothing.
 A board that matches no prediction stops the bot (it cannot explain the game).
 Keys are tried only when clicks slide nothing (clicks are what the bot plays
-with when they work). At most 6 presses: 2 clicks, then 2 keys per axis.
+with when they work). The click next to the gap comes first: a game whose clicks
+slide anything slides that tile, so when it does nothing no click does, and a
+keys-only game costs one still press, not two. At most 5 presses: 1 or 2 clicks,
+then 1 or 2 keys per axis.
 """
 
 from __future__ import annotations
@@ -161,14 +164,11 @@ def learn(start: FifteenReading, first: Frame, read: Callable[[Frame], FifteenRe
         return (yield from press(click(cell), "a click next to the gap",
                                  {"one": b.play(m), "none": b})) == "one"
 
-    if far_cell(state["board"]) is None:  # type: ignore[arg-type]
-        # No tile two cells from the gap (a 3x3 board's centre): the near click first,
-        # after which the gap stands where one is.
-        near = yield from near_click()
-        far = (yield from far_click()) if near else "none"
-    else:
-        far = yield from far_click()
-        near = far != "none" or (yield from near_click())
+    # The near click first: a game whose clicks slide anything slides the tile next to the
+    # gap, so one that does nothing there takes no clicks (and the far click, another
+    # press that shows nothing for NOTHING seconds, is spared on a keys-only game).
+    near = yield from near_click()
+    far = (yield from far_click()) if near else "none"
 
     keys: dict[str, str] = {}
     if not near:
