@@ -36,6 +36,7 @@ from autoplayer.games.nonogram.reader import read_nonogram
 from autoplayer.geometry import Rect
 from autoplayer.vision.digit_classes import SAME_SHAPE, shape_distance, strokes_differ
 from autoplayer.vision.glyphs import Blob
+from autoplayer.vision.image import grounded_ink
 from autoplayer.vision.strips import Strip
 from autoplayer.vision.templates import every_template_set
 from autoplayer.vision.two_tone import two_tone_threshold
@@ -118,6 +119,34 @@ def test_one_tone_glyphs_keep_the_usual_threshold(case: str) -> None:
         "antialiased edges": lambda: _band(8, None, [240.0], blur=True),
     }[case]()
     assert two_tone_threshold(strips, band, 0, 0, 1.0) is None
+
+
+def test_paler_digits_over_a_darker_shadow_keep_no_threshold_above_them() -> None:
+    """Grey digits over a darker drop shadow: the stronger tone is the shadow (the weaker
+    one's offset copy less what it hides), so a threshold above the digits would keep
+    only the shadow (seed 4242 look 37 read 5 as 4 and 2 as 3 that way)."""
+    strips, band = _band(8, shadow=240.0, ink=[130.0])
+    assert two_tone_threshold(strips, band, 0, 0, 1.0, pitch=24.0) is None
+
+
+def test_stacked_pale_strokes_chained_by_box_lines_are_no_seam() -> None:
+    """Pale 1s stacked in a column's boxes (ink mid-way to a darker page below), the box
+    lines between them chaining one pixel column of their stems into a run longer than
+    any glyph: the strokes stay whole (seed 4242 look 119 lost that pixel column)."""
+    pitch, stroke, top = 33, 6, 10
+    band = np.full((top + 3 * pitch + 31, 3 * pitch), 255.0, np.float32)
+    band[top + 3 * pitch + 1:] = 60.0  # the darker page the ink is measured towards
+    band[top:top + 3 * pitch + 1:pitch] = 184.0
+    band[top:top + 3 * pitch, ::pitch] = 184.0
+    stems = [(top + 3, pitch + 9), (top + pitch + 3, pitch + 14),
+             (top + 2 * pitch + 3, pitch + 14)]
+    for y, x in stems:
+        band[y:y + 27, x:x + stroke] = 164.0
+    _, ink = grounded_ink(band, (1, 2 * pitch + 1), True, np.full_like(band, 255.0), 3)
+    for y, x in stems:
+        assert (ink[y:y + 27, x:x + stroke] > 0).all()
+    # The box lines themselves, thin runs along the strip, are still a seam.
+    assert not (ink[top + 1:top + 3 * pitch, pitch] > 0).any()
 
 
 def test_a_misread_is_not_corrected_against_the_boards_own_shapes() -> None:

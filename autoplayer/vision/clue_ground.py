@@ -139,14 +139,15 @@ def ink_is_dark(col_band: np.ndarray, row_band: np.ndarray, grid: Grid) -> bool 
         darker = cells3 <= 0.5 * lo[both, None, None]
         lighter = cells3 >= 0.5 * hi[both, None, None]
         shift = max(1, round(SHADOW_SHIFT * grid.pitch))
-        dark_casts, light_casts = _misfit(darker, lighter, shift), _misfit(lighter, darker, shift)
+        dark_casts = shadow_misfit(darker, lighter, shift)
+        light_casts = shadow_misfit(lighter, darker, shift)
         if min(dark_casts, light_casts) <= SHADOW_FIT * max(dark_casts, light_casts):
             votes[both] = reach[both] if dark_casts < light_casts else -reach[both]
     votes = np.where(even, share * reach, votes)
     return bool(votes.sum() >= 0)
 
 
-def _misfit(digit: np.ndarray, shadow: np.ndarray, most: int) -> float:
+def shadow_misfit(digit: np.ndarray, shadow: np.ndarray, most: int) -> float:
     """How far `shadow` is from being `digit`'s drop shadow (masks of cells stacked on the
     first axis), 0 a perfect one: the share of it that the digits moved by at most `most`
     px (each way) leave uncovered, or of where the moved digits leave their own place
@@ -183,11 +184,11 @@ EVEN = 0.25
 mass of its departures instead."""
 BOTH_WAYS = 0.4
 """A cell whose weaker extreme departs at least this share of its stronger one departs both
-ways: one side may be the other's drop shadow (`_misfit`)."""
+ways: one side may be the other's drop shadow (`shadow_misfit`)."""
 SHADOW_SHIFT = 0.15
 """A drop shadow lies at most this many cell pitches off its digit."""
 SHADOW_FIT = 0.6
-"""One side is the other's shadow when it fits as one (`_misfit`) at most this share as
+"""One side is the other's shadow when it fits as one (`shadow_misfit`) at most this share as
 badly as the other way round."""
 GROUND_FLOOR = 8.0
 """Departures under this many levels are the ground's own texture."""

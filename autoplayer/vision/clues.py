@@ -278,8 +278,10 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: fl
     else:
         # Digits over their own shadow are cut again between the two tones (each band
         # against its own ink: the bands' paper differs).
-        col_shadow = two_tone_threshold(sample_cols, col_strength, board.x, 0, band_threshold)
-        row_shadow = two_tone_threshold(sample_rows, row_strength, 0, board.y, band_threshold)
+        col_shadow = two_tone_threshold(sample_cols, col_strength, board.x, 0, band_threshold,
+                                        pitch)
+        row_shadow = two_tone_threshold(sample_rows, row_strength, 0, board.y, band_threshold,
+                                        pitch)
         col_cut = cut("column", range(n_col), col_shadow) if col_shadow is not None else \
             col_cut | cut("column", [k for k in range(n_col) if k not in col_cut], None)
         row_cut = cut("row", range(n_row), row_shadow) if row_shadow is not None else \

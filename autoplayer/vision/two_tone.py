@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from autoplayer.vision.clue_ground import SHADOW_FIT, SHADOW_SHIFT, shadow_misfit
 from autoplayer.vision.strips import Strip
 
 BINS = 32
@@ -36,10 +37,16 @@ paler are two tones over the board, one in each glyph)."""
 
 
 def two_tone_threshold(strips: list[Strip], strength: np.ndarray | None, x0: int, y0: int,
-                       floor: float) -> float | None:
+                       floor: float, pitch: float | None = None) -> float | None:
     """A threshold between the glyphs' shadow tone and their ink, or None when the
     glyphs are of one tone. `strips` of one band were cut from its `strength` (which
-    starts at x0, y0) at threshold `floor`."""
+    starts at x0, y0) at threshold `floor`; `pitch`: the board's cell pitch (a drop
+    shadow lies at most `SHADOW_SHIFT` of it off its digit; None: the tallest glyph's
+    height stands in).
+
+    The stronger tone is kept as the digits; when it is the weaker tone's offset copy
+    less what the weaker hides of it (grey digits over a darker shadow), the stronger is
+    the shadow, and no threshold above the weaker keeps the digits: None."""
     if strength is None:
         return None
     patches = [(strength[b.box.y - y0:b.box.bottom - y0, b.box.x - x0:b.box.right - x0], b.mask)
@@ -61,7 +68,27 @@ def two_tone_threshold(strips: list[Strip], strength: np.ndarray | None, x0: int
         both += BOTH_TONES <= n / max(int(m.sum()), 1) <= 1 - BOTH_TONES
     if low < SECOND_TONE * ink.size or inside < INSIDE * low or both < SHADOWED * len(patches):
         return None
+    if _stronger_is_shadow(patches, threshold, pitch):
+        return None
     return threshold
+
+
+def _stronger_is_shadow(patches: list[tuple[np.ndarray, np.ndarray]], threshold: float,
+                        pitch: float | None) -> bool:
+    """Whether the stronger tone of the glyphs fits as the weaker one's drop shadow
+    clearly better than the other way round (`shadow_misfit`, all glyphs judged together: one
+    font, one shadow)."""
+    h = max(m.shape[0] for _, m in patches)
+    w = max(m.shape[1] for _, m in patches)
+    strong = np.zeros((len(patches), h, w), bool)
+    weak = np.zeros_like(strong)
+    for i, (p, m) in enumerate(patches):
+        strong[i, :m.shape[0], :m.shape[1]] = m & (p >= threshold)
+        weak[i, :m.shape[0], :m.shape[1]] = m & (p < threshold)
+    shift = max(1, round(SHADOW_SHIFT * (pitch if pitch is not None else h)))
+    strong_casts = shadow_misfit(strong, weak, shift)
+    weak_casts = shadow_misfit(weak, strong, shift)
+    return weak_casts <= SHADOW_FIT * strong_casts
 
 
 def _gap_below_ink(ink: np.ndarray, floor: float) -> float | None:
