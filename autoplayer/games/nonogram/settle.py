@@ -46,6 +46,9 @@ MAX_SOLVES = 40
 FIRM = 0.5
 """A shape read at least this surely stands for its digit: no other shape is settled as it
 (a shape read less surely may be a damaged copy of another)."""
+LINES_PER_OPEN = 7
+"""Lines the board needs per shape opened to every digit before a surely read (clashing)
+shape is opened too: a digit is 3.3 bits, and a line's fit about one, twice over."""
 SOLVE_BUDGET = 3.0
 """Seconds of solving for all of one search's combinations (a combination the solver has
 not refuted in time counts as solving, as it does for a first reading)."""
@@ -133,7 +136,16 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
         # come first (one of each such line's digits is misread).
         unknowns = sorted(chosen, key=lambda k: (-blame.get(k, 0), groups[k].sure,
                                                  groups[k].confidence))[:MAX_UNKNOWNS]
-        doubted = set(unsure) | set(clashing)
+        # A clashing shape read surely is opened to every digit only where the board has
+        # lines enough to tell: each line is about one check of a combination, and every
+        # shape opened to any digit makes ten times as many (on a 5x5 board, a shape read
+        # surely as 5 and two unsure ones, all open, let a board whose faint clues were
+        # half lost be "settled" into a puzzle that fits and solves but is not the one
+        # shown: AUTOPLAYER_SEED=754242525 of the looks test).
+        doubted = set(unsure)
+        if len(reading.puzzle.rows) + len(reading.puzzle.columns) >= LINES_PER_OPEN * len(
+                [k for k in unknowns if k in unsure or k in clashing]):
+            doubted |= set(clashing)
         if (unknowns, every_digit) in tried or (every_digit and not unknowns):
             continue
         if tried and not every_digit and not unknowns:
