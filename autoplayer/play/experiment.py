@@ -10,6 +10,7 @@ before it has seen what the last press did.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -89,7 +90,11 @@ def watch(hands: Hands, press: Press) -> Seen:
     NOTHING: a menu stays, but a page lagging behind the pointer (its highlight still on
     the pressed cell's row) moves on. A window over the game (a menu of its own) needs no
     such wait."""
+    sent = time.monotonic()
     hands.act([*press.gestures, *press.park], settle=press.settle)
+    # A paced game's hands have already watched the window for the gestures' drawing
+    # (up to PACED_LIMIT of stillness): that counts towards `press.nothing`.
+    spent = time.monotonic() - sent if hands.game.paced else 0.0
     state: dict[str, Any] = {}
 
     def judge(m: Moment) -> bool:
@@ -102,7 +107,7 @@ def watch(hands: Hands, press: Press) -> Seen:
         if changed:
             state["changed"] = True
             return m.held >= (NOTHING if stray else QUIET)
-        return m.waited >= press.nothing and m.held >= QUIET
+        return m.waited + spent >= press.nothing and m.held >= QUIET
 
     def poll(m: Moment) -> float:
         return QUIET if state.get("changed") or m.waited >= FAST_FOR else POLL

@@ -37,6 +37,7 @@ from autoplayer.vision.grid import Grid
 from autoplayer.vision.image import ascii_picture, dark_ink, luminance, trim
 from autoplayer.vision.lattice import find_grid
 from autoplayer.vision.numbers import ClueNumber, DigitReading, make_number, read_digit
+from autoplayer.vision.slant import board_slant, upright
 from autoplayer.vision.templates import TemplateSet
 
 INK_SHARES = (0.5, 0.35, 0.65)
@@ -224,9 +225,12 @@ def _numbers(grid: Grid, cells: tuple[Rect, ...],
     ]
     tallest = max((g.box.h for gl in per_cell for g in gl), default=0)
     per_cell = [[g for g in gl if g.box.h > SPECK * tallest] for gl in per_cell]
-    slant = _slant(g.mask for gl in per_cell for g in gl)
-    if abs(slant) >= MIN_SLANT:
-        per_cell = [[_upright(g, slant) for g in gl] for gl in per_cell]
+    # An italic board's glyphs are read upright (the readers know upright digits: an italic
+    # serif 1 reads as a 2), its slant measured once over all its glyphs.
+    slant = board_slant(g.mask for gl in per_cell for g in gl)
+    if slant:
+        per_cell = [[Glyph(g.box, trim(upright(g.mask, slant))[0]) for g in gl]
+                    for gl in per_cell]
     numbers: list[ClueNumber | None] = []
     for i, glyphs in enumerate(per_cell):
         if empty[i]:
@@ -238,41 +242,6 @@ def _numbers(grid: Grid, cells: tuple[Rect, ...],
                              region=_region(cells[i]))
         numbers.append(make_number([read_digit(g, templates) for g in glyphs]))
     return numbers
-
-
-MIN_SLANT = 0.1
-"""A board whose glyphs lean by this much (horizontal pixels per row, the median over its
-glyphs) is set in an italic: its glyphs are sheared upright before they are read."""
-
-
-def _slant(masks: Iterable[np.ndarray]) -> float:
-    """How far the board's font leans: the median over its glyphs of the ink's second
-    moment slant (mu11 / mu02, x per row; positive leans right at the top, as italics do).
-    One digit's shape leans (a 7, a 4); the median of a board of different digits is the
-    font's."""
-    slants = []
-    for mask in masks:
-        ys, xs = np.nonzero(mask)
-        if len(ys) < 3:
-            continue
-        dy, dx = ys - ys.mean(), xs - xs.mean()
-        mu02 = float((dy * dy).sum())
-        if mu02 > 0:
-            slants.append(-float((dx * dy).sum()) / mu02)
-    return float(np.median(slants)) if slants else 0.0
-
-
-def _upright(glyph: Glyph, slant: float) -> Glyph:
-    """The glyph sheared by -slant about its middle row, trimmed (its box is kept: it says
-    where the tile is, and the mask what it shows)."""
-    h, w = glyph.mask.shape
-    pad = int(np.ceil(abs(slant) * h / 2)) + 1
-    # x' = x + slant * (y - middle): the top moves left by as much as the font leant it.
-    shear = np.float32([[1, slant, pad - slant * (h - 1) / 2], [0, 1, 0]])
-    out = cv2.warpAffine(glyph.mask.astype(np.uint8) * 255, shear, (w + 2 * pad, h),
-                         flags=cv2.INTER_LINEAR)
-    mask = trim(out >= 128)[0]
-    return Glyph(glyph.box, mask)
 
 
 def _span(rects: Iterable[Rect]) -> Rect:
