@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from autoplayer.geometry import Gesture, Move, Rect, to_screen
-from autoplayer.play.settle import Moment, observe, still_for
+from autoplayer.play.settle import Moment, observe, still_for, watched
 from autoplayer.screen.input import InputDriver, Pace, check_inside
 
 if TYPE_CHECKING:
@@ -133,29 +133,26 @@ class Hands:
         (a move counter, an entry field's echo) must hold PACED_OUTSIDE longer, since a
         page updates its counter at once and may then stall before the board's own
         animation starts."""
-        last = frame.pixels
+        last = frame
         quiet = self.game.paced_quiet
         floor = self.game.paced_floor
         limit = max(PACED_LIMIT, 2 * floor)
-        x0, y0 = max(board.x, 0), max(board.y, 0)
-        inside = (slice(y0, max(board.bottom, 0)), slice(x0, max(board.right, 0)))
         for g in body:
             driver.perform([g])
             if isinstance(g, Move):
                 continue
             before = last
 
-            def drawn(m: Moment, before: Any = before) -> bool:
-                now = m.frame.pixels
-                if now.shape != before.shape:
+            def drawn(m: Moment, before: Frame = before) -> bool:
+                now, then = m.frame.pixels, before.pixels
+                if now.shape != then.shape:
                     return m.held >= quiet and m.waited >= floor
-                if np.array_equal(now, before) or m.held < quiet or m.waited < floor:
+                if np.array_equal(now, then) or m.held < quiet or m.waited < floor:
                     return False
-                return (not np.array_equal(now[inside], before[inside])
+                return (not np.array_equal(watched(m.frame, board), watched(before, board))
                         or m.held >= quiet + PACED_OUTSIDE)
 
-            moment = observe(self.source, drawn, limit=limit, poll=PACED_POLL)
-            last = moment.frame.pixels
+            last = observe(self.source, drawn, limit=limit, poll=PACED_POLL).frame
 
     def until_drawn(self, board: Rect) -> None:
         """Wait until the board has looked the same for PARK_QUIET seconds (at most
