@@ -308,7 +308,8 @@ def _search_in_child(
 
     CaDiCaL cannot be interrupted, and a budget of conflicts does not bound its time: on
     a million-clause residue one slice of a few hundred conflicts took 5-7 s (its
-    inprocessing), so `--timeout 10` on faase ended at 13-17 s. The child sends each
+    inprocessing), so `--timeout 10` on faase ended at 14 s, and at up to 17 s with
+    smaller slices. The child sends each
     solution as it finds it and then its verdict; the parent waits for them until the
     deadline and no longer. Ctrl-C reaches the parent, which kills the child."""
     import pysat.solvers  # noqa: F401  (imported once here, not in every child)
@@ -365,11 +366,16 @@ def _row_bytes(width: int) -> int:
 
 def _unpacked(data: bytes, height: int, width: int) -> Board:
     n = _row_bytes(width)
+    rows = [int.from_bytes(data[r * n:(r + 1) * n], "little") for r in range(height)]
+    return _full_board(height, width, lambda r, c: bool(rows[r] >> c & 1))
+
+
+def _full_board(height: int, width: int, filled: Callable[[int, int], bool]) -> Board:
+    """A grid with every cell decided: (r, c) filled where `filled` says so."""
     grid = Board.blank(height, width)
     for r in range(height):
-        row = int.from_bytes(data[r * n:(r + 1) * n], "little")
         for c in range(width):
-            grid.set_cell(r, c, bool(row >> c & 1))
+            grid.set_cell(r, c, filled(r, c))
     return grid
 
 
@@ -465,10 +471,8 @@ def _search(
                 continue
             model = solver.get_model()
             true = {v for v in model[: height * width] if v > 0}
-            solution = Board.blank(height, width)
-            for r in range(height):
-                for c in range(width):
-                    solution.set_cell(r, c, r * width + c + 1 in true)
+            solution = _full_board(height, width,
+                                   lambda r, c, true=true: r * width + c + 1 in true)
             for grid in (solution, *images(solution)):
                 if key(grid) not in seen and len(found) < wanted:
                     seen.add(key(grid))
