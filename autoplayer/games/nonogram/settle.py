@@ -131,6 +131,8 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
     # digit is not taken; but it is another way the picture could be read (the firmly
     # read shape may be the misread one), so a later step's answer is not the only one.
     nearly: tuple[int, ...] | None = None
+    suspects = set(unsure) | set(clashing)
+    lines = len(reading.puzzle.rows) + len(reading.puzzle.columns)
     for chosen, every_digit in steps:
         # When there are more than can be tried at once, those in lines that cannot fit
         # come first (one of each such line's digits is misread).
@@ -142,10 +144,8 @@ def settle(reading: NonogramReading, solvable: Callable[[Puzzle, float], bool]
         # surely as 5 and two unsure ones, all open, let a board whose faint clues were
         # half lost be "settled" into a puzzle that fits and solves but is not the one
         # shown: AUTOPLAYER_SEED=754242525 of the looks test).
-        doubted = set(unsure)
-        if len(reading.puzzle.rows) + len(reading.puzzle.columns) >= LINES_PER_OPEN * len(
-                [k for k in unknowns if k in unsure or k in clashing]):
-            doubted |= set(clashing)
+        opened = [k for k in unknowns if k in suspects]
+        doubted = suspects if lines >= LINES_PER_OPEN * len(opened) else set(unsure)
         if (unknowns, every_digit) in tried or (every_digit and not unknowns):
             continue
         if tried and not every_digit and not unknowns:
