@@ -210,7 +210,7 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
         state.last = state.sense(frame)
         x, y = shown.lattice.centre(a)
 
-        counted = (before + 1) % (shown.puzzle.room_size[a] + 1)
+        counted = _counted_up(shown, a, before)
         seen = yield from state.press([Click(x, y)], a)
         now = state.value(seen, a)
         if now == counted:
@@ -225,7 +225,7 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
             if now == counted:
                 # The first click selected A unseen, or only focused the board and every
                 # click counts: one click on another cell tells them apart.
-                return (yield from self._learn_counting(state, shown, solution, a))
+                return (yield from self._learn_counting(state, shown, wrong, a))
             if now != before:
                 raise state.unexplained(a, "two clicks", before)
             focus = cursor = bool(state.changed[a])
@@ -251,7 +251,7 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
                 if rules is None:
                     self.pad = None
                     seen = yield from state.press([Click(x, y)], a)
-                    if state.value(seen, a) != (before + 1) % (shown.puzzle.room_size[a] + 1):
+                    if state.value(seen, a) != counted:
                         tried = "a click, typing, Enter" + (", the pad" if self.pad else "") + \
                             " and a click on the selected cell"
                         raise state.unexplained(a, tried, before)
@@ -275,13 +275,12 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
             raise state.unexplained(b, f"an arrow key and {solution[b]}", keep)
         return self._learned(rules, shown)  # the value went to A (repaired) or nowhere
 
-    def _learn_counting(self, state: _Watch, shown: RippleReading,
-                        solution: tuple[int, ...], a: int) -> Generator[Press, Seen, str]:
-        """After two clicks on A counted it up once: one click on another cell B (a wrong
-        one, so the press is not wasted) keeps B's value on a page whose first click
-        selects unseen, and counts B up on one whose first click only took the focus."""
-        others = [i for i in range(len(solution))
-                  if i != a and not shown.given[i] and shown.values[i] != solution[i]]
+    def _learn_counting(self, state: _Watch, shown: RippleReading, wrong: list[int], a: int
+                        ) -> Generator[Press, Seen, str]:
+        """After two clicks on A counted it up once: one click on another wrong cell B (so
+        the press is not wasted) keeps B's value on a page whose first click selects
+        unseen, and counts B up on one whose first click only took the focus."""
+        others = [i for i in wrong if i != a]
         if not others:
             self._active = a
             return self._learned(Input(COUNT, cursor=False), shown)
@@ -292,7 +291,7 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
         if now == before:
             self._active = b
             return self._learned(Input(COUNT, cursor=False), shown)
-        if now == (before + 1) % (shown.puzzle.room_size[b] + 1):
+        if now == _counted_up(shown, b, before):
             self._focused = True
             return self._learned(Input(COUNT, focus=True, cursor=False, select=False), shown)
         raise state.unexplained(b, "two clicks on another cell and one here", before)
@@ -419,6 +418,11 @@ def _value_gestures(rules: Input, pad: Pad | None, value: int) -> list[Gesture]:
         return [Click(*pad.centre(value))]
     keys: list[Gesture] = [Key(d) for d in str(value)]
     return [*keys, Key("enter")] if rules.enter else keys
+
+
+def _counted_up(shown: RippleReading, cell: int, value: int) -> int:
+    """What one count up shows in `cell`: values cycle through empty, 1..its room's size."""
+    return (value + 1) % (shown.puzzle.room_size[cell] + 1)
 
 
 def _probe_cell(shown: RippleReading, solution: tuple[int, ...], wrong: list[int]) -> int:
