@@ -79,6 +79,11 @@ def _std(patch: np.ndarray) -> float:
     return float(patch.reshape(-1, patch.shape[-1]).std(axis=0).mean()) if patch.size else 0.0
 
 
+def _colour(patch: np.ndarray) -> np.ndarray:
+    """A patch's mean colour."""
+    return patch.reshape(-1, patch.shape[-1]).mean(axis=0)
+
+
 def _gap_candidates(rgb: np.ndarray) -> list[Rect]:
     """Square patches of one colour at least MIN_PITCH across, biggest first."""
     img = np.ascontiguousarray(rgb)
@@ -131,9 +136,6 @@ def _lattice_from_gap(rgb: np.ndarray, gap: Rect) -> tuple[Grid, int] | None:
             return None
         return rgb[by:by + bh, bx:bx + bw]
 
-    def colour(patch: np.ndarray) -> np.ndarray:
-        return patch.reshape(-1, patch.shape[-1]).mean(axis=0)
-
     # Each way from the gap, every place the strip beyond a cell is flat: where the lattice
     # may end. A flat patch inside the picture (a shape, a gentle gradient) is one too; the
     # four ends taken must share one colour, and then the whole ring must be it.
@@ -146,7 +148,7 @@ def _lattice_from_gap(rgb: np.ndarray, gap: Rect) -> tuple[Grid, int] | None:
             if strip is None:
                 break
             if _std(strip) <= FLAT_STD:
-                ends[name].append((k, colour(strip)))
+                ends[name].append((k, _colour(strip)))
     for _, ring_colour in ends["left"]:
         reach = {}
         for name, found in ends.items():
@@ -180,7 +182,7 @@ def _ringed(rgb: np.ndarray, gap: Rect, reach: dict[str, int], t: int
             rgb[y0 - t - 1:y0 - 1, x0:x1], rgb[y1 + 1:y1 + t + 1, x0:x1]]
     if any(_std(s) > FLAT_STD for s in ring):
         return None
-    means = np.array([s.reshape(-1, s.shape[-1]).mean(axis=0) for s in ring])
+    means = np.array([_colour(s) for s in ring])
     if float(np.abs(means - means.mean(axis=0)).max()) > SAME_RING:
         return None
     xs = tuple((x0 + c * px, x0 + (c + 1) * px) for c in range(width))
@@ -235,7 +237,7 @@ def _foreign(rgb: np.ndarray, cells: list[Rect], flat: list[int]) -> list[int]:
     area = cells[0].w * cells[0].h
     shown = []
     for i in flat:
-        colour = np.round(_crop(rgb, cells[i]).reshape(-1, 3).mean(axis=0)).astype(np.int16)
+        colour = np.round(_colour(_crop(rgb, cells[i]))).astype(np.int16)
         shown.append(int((np.abs(pictured - colour).max(axis=1) <= SAME_COLOUR).sum()))
     foreign = [i for i, n in zip(flat, shown, strict=True) if n == 0]
     if len(foreign) == 1 and all(n >= IN_PICTURE * area for i, n in zip(flat, shown, strict=True)
