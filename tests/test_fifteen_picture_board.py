@@ -84,13 +84,18 @@ def test_a_tile_caught_mid_slide_is_refused(share: float) -> None:
         identify(slid(rgb, known, reading.board, cell, share), known)
 
 
-def test_look_alike_tiles_leave_no_certain_goal() -> None:
+def look_alike_tiles() -> np.ndarray:
+    """The first fixture with its second tile painted over by a copy of its first."""
     rgb, _ = load(FIXTURES[0])
     reading, known = first_reading(rgb)
     a, b = [c for i, c in enumerate(known.cells) if i != reading.board.gap][:2]
     copy = rgb.copy()
     copy[b.y:b.bottom, b.x:b.right] = rgb[a.y:a.bottom, a.x:a.right]
-    assert isinstance(read_picture_tiles(copy).goal, Unsure)
+    return copy
+
+
+def test_look_alike_tiles_leave_no_certain_goal() -> None:
+    assert isinstance(read_picture_tiles(look_alike_tiles()).goal, Unsure)
 
 
 def test_a_second_flat_cell_is_refused() -> None:
@@ -146,13 +151,8 @@ def test_the_game_refuses_look_alike_tiles_before_any_input() -> None:
     from autoplayer.games.fifteen.game import FifteenGame
     from autoplayer.screen.capture import Frame
 
-    rgb, _ = load(FIXTURES[0])
-    reading, known = first_reading(rgb)
-    a, b = [c for i, c in enumerate(known.cells) if i != reading.board.gap][:2]
-    copy = rgb.copy()
-    copy[b.y:b.bottom, b.x:b.right] = rgb[a.y:a.bottom, a.x:a.right]
     game = FifteenGame(solver="fast")
-    shown = game.read(Frame(copy))
+    shown = game.read(Frame(look_alike_tiles()))
     with pytest.raises(InputError, match="no certain goal"):
         game.solve(shown)
 

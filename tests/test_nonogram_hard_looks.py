@@ -28,17 +28,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PIL import Image
-from shot_fixtures import DATA, read_exactly
+from shot_fixtures import DATA, exact_or_refused, read_exactly
 
-from autoplayer.errors import InputError
-from autoplayer.games.nonogram.formats import load_puzzle
 from autoplayer.games.nonogram.reader import read_nonogram
 from autoplayer.geometry import Rect
 from autoplayer.vision.digit_classes import SAME_SHAPE, shape_distance, strokes_differ
 from autoplayer.vision.glyphs import Blob
 from autoplayer.vision.image import grounded_ink
 from autoplayer.vision.strips import Strip
-from autoplayer.vision.templates import every_template_set
 from autoplayer.vision.two_tone import two_tone_threshold
 
 LOOKS = [
@@ -157,14 +154,7 @@ def test_a_misread_is_not_corrected_against_the_boards_own_shapes() -> None:
     (skin=mono theme=dark size=12x10 cell=21 dejavu-sans digits=0.8 frame=0, grey ink
     2.9:1, lines 2.91:1 brown, gradient; a side panel of page text.)"""
     name = "mono-dark-side-text-12x10-seed746604"
-    image = np.asarray(Image.open(DATA / f"{name}.png").convert("RGB"))
-    truth = load_puzzle(DATA / f"{name}.non")
-    try:
-        reading = read_nonogram(image, fallbacks=every_template_set())
-    except InputError:
-        return  # refused: honest
-    assert (reading.puzzle.rows, reading.puzzle.columns) == (truth.rows, truth.columns), \
-        f"read wrong: {reading.puzzle.rows} (corrections {reading.corrections})"
+    exact_or_refused(name)
 
 
 def test_a_misread_is_not_corrected_against_a_shapes_unsure_twins() -> None:
@@ -176,14 +166,7 @@ def test_a_misread_is_not_corrected_against_a_shapes_unsure_twins() -> None:
     columns=bottom dejavu-sans bold, dotted, ink 4.7:1 blue, a heading; 12-15 px cells
     drawn for boards this size, as a game may.)"""
     name = "bars-dark-grid-right-bottom-27x15-seed713852"
-    image = np.asarray(Image.open(DATA / f"{name}.png").convert("RGB"))
-    truth = load_puzzle(DATA / f"{name}.non")
-    try:
-        reading = read_nonogram(image, fallbacks=every_template_set())
-    except InputError:
-        return  # refused: honest
-    assert (reading.puzzle.rows, reading.puzzle.columns) == (truth.rows, truth.columns), \
-        f"read wrong: {reading.puzzle.rows} (corrections {reading.corrections})"
+    exact_or_refused(name)
 
 
 def test_small_digits_a_pixel_apart_are_not_settled_as_one() -> None:
@@ -212,13 +195,4 @@ def test_faint_boxed_clues_half_lost_are_refused_not_settled_into_another_puzzle
     digit and found one puzzle that fits and solves, not the one shown (rows 2 2 2 2 1).
     A board this small has too few lines to vouch for that many open shapes: refused.
     (AUTOPLAYER_SEED=754242525 of the looks property test, draw 0.)"""
-    from autoplayer.vision.templates import every_template_set
-
-    name = "serif-light-boxed-faint-heading-5x5-seed820194"
-    image = np.asarray(Image.open(DATA / f"{name}.png").convert("RGB"))
-    truth = load_puzzle(DATA / f"{name}.non")
-    try:
-        reading = read_nonogram(image, fallbacks=every_template_set())
-    except InputError:
-        return
-    assert (reading.puzzle.rows, reading.puzzle.columns) == (truth.rows, truth.columns)
+    exact_or_refused("serif-light-boxed-faint-heading-5x5-seed820194")
