@@ -81,7 +81,9 @@ def test_random_pages_are_played_to_their_own_solved_flag(xserver: Xvfb, game_se
 def test_a_game_seen_before_costs_no_experiment(xserver: Xvfb, game_server: Any) -> None:
     """`autoplayer play` on a page that takes arrow keys only (clicks slide nothing) and
     drops input while it animates: the first run learns the keys' sense by experiment and
-    keeps it; the second, on another board of the same game, presses nothing to learn."""
+    keeps it; the second, on another board of the same game, presses nothing to learn. The
+    third, under the same window title, is a page whose keys move the other way: the kept
+    rules' first batch goes astray, and the bot learns again and plays it."""
     import json
 
     from desktop import run_autoplayer
@@ -90,9 +92,11 @@ def test_a_game_seen_before_costs_no_experiment(xserver: Xvfb, game_server: Any)
     look = rng.randrange(1 << 20)
     keys = rng.choice(("tile", "gap"))
     tiles = {"tiles": "flat"} if random_look(look)["tiles"] == "picture" else {}
+    other = "gap" if keys == "tile" else "tile"
     runs = []
-    for puzzle in (rng.randrange(1000), rng.randrange(1000)):
-        params = {"size": (3, 3), "seed": puzzle, "look": look, "click": "none", "keys": keys,
+    for puzzle, sense in ((rng.randrange(1000), keys), (rng.randrange(1000), keys),
+                          (rng.randrange(1000), other)):
+        params = {"size": (3, 3), "seed": puzzle, "look": look, "click": "none", "keys": sense,
                   "busy": "ignore", "font": "sans", "slide": 120, **tiles}
         context = f"AUTOPLAYER_SEED={SEED}: {params}"
         print(context, flush=True)
@@ -104,11 +108,15 @@ def test_a_game_seen_before_costs_no_experiment(xserver: Xvfb, game_server: Any)
         report = json.loads(done.stdout)
         assert state["solved"] is True and state["dropped"] == 0, context
         assert state["events"] == report["gestures"], context
+        print(f"learned: {report['learned']}", flush=True)
         runs.append(report)
-    first, second = runs
+    first, second, third = runs
     assert 0 < first["learn_presses"] <= MAX_PRESSES, first["learned"]
     assert "arrow keys move" in first["learned"]
     assert ("the tile into the gap" if keys == "tile" else "the gap into the tile") in \
         first["learned"]
     assert second["learn_presses"] == 0 and second["learned"].startswith("input from "), \
         second["learned"]
+    assert "learned again" in third["learned"] and third["learn_presses"] > 0, third["learned"]
+    assert ("the tile into the gap" if other == "tile" else "the gap into the tile") in \
+        third["learned"].split("learned again")[1], third["learned"]

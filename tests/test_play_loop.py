@@ -280,3 +280,67 @@ def test_the_games_answer_to_the_last_move_ends_the_play_and_its_echo_does_not()
     report = play(PageGame(target), quiet, driver_factory=factory(quiet, []))
     assert quiet.cells == target and report.answer is None
     assert "board verified; the game gave no sign" in report.lines()
+
+
+class KeptGame(RowGame):
+    """The row game under rules kept from another game: two clicks per cell, where this
+    game toggles on each click, so the first batch lands nothing. Its experiment (one
+    watched click) finds that one click does."""
+
+    def __init__(self, target: list[int]) -> None:
+        super().__init__(target)
+        self.clicks: int | None = 2
+        self.kept = True
+        self.sent: list[int] = []
+
+    def gestures(self, reading: list[int], moves: Sequence[int]) -> list[Gesture]:
+        assert self.clicks is not None, "rules are known before any move"
+        self.sent = list(moves)
+        return [Click(i * CELL + CELL // 2, CELL // 2) for i in moves for _ in range(self.clicks)]
+
+    def landed(self, reading: list[int]) -> tuple[int, int]:
+        return sum(reading[i] == self.target[i] for i in self.sent), len(self.sent)
+
+    def forget(self, reading: list[int]) -> str | None:
+        if not self.kept:
+            return None
+        self.kept, self.clicks, self.presses = False, None, 0
+        return "kept.json"
+
+    def experiment(self, reading: list[int], solution: list[int]):  # type: ignore[override]
+        return None if self.clicks is not None else self._learn(reading, solution)
+
+    def _learn(self, reading: list[int], solution: list[int]):  # type: ignore[no-untyped-def]
+        from autoplayer.play.experiment import Press
+
+        i = next(k for k, (a, b) in enumerate(zip(reading, solution, strict=True)) if a != b)
+        seen = yield Press([Click(i * CELL + CELL // 2, CELL // 2)], (),
+                           lambda f: np.array(self.read(f)), lambda a, b: a != b,
+                           np.array(reading))
+        self.presses = 1
+        self.clicks = 1 if seen.now[i] != reading[i] else 2
+        return f"{self.clicks} click(s) toggle a cell"
+
+
+def test_rules_kept_from_another_game_are_learned_again_when_the_first_batch_misses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One window title, two games that take input differently: the kept rules' first
+    batch makes none of its moves, so the loop has the game learn again on this board,
+    once, and plays on with what it learned."""
+    monkeypatch.setattr("autoplayer.play.loop.SETTLE_TIMEOUT", 0.3)
+    monkeypatch.setattr("autoplayer.play.loop.SETTLE_LONG_QUIET", 0.2)
+    target = [1, 1, 1, 0, 1, 1]
+    screen = Screen([0] * 6)
+    game = KeptGame(target)
+    report = play(game, screen, driver_factory=factory(screen, []))
+    assert screen.cells == target and game.clicks == 1
+    assert "the input kept in kept.json made only 0 of the 4 moves of the first batch; " \
+        "learned again on this board: 1 click(s) toggle a cell" in report.learned
+    assert report.learn_presses == 1
+    # Rules that make the first batch's moves are kept: no experiment.
+    screen = Screen([0] * 6)
+    game = KeptGame(target)
+    game.clicks = 1
+    report = play(game, screen, driver_factory=factory(screen, []))
+    assert screen.cells == target and report.learn_presses == 0 and game.kept

@@ -90,11 +90,32 @@ def test_learns_a_page_where_every_click_counts(
     _plays_variant(xserver, game_server, v, f"seed {SEED}: {v}", tmp_path, monkeypatch)
 
 
+def test_relearns_when_the_kept_input_is_not_the_pages(
+        xserver: Xvfb, game_server: Any, seeded: random.Random, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pages under one window title may take input differently: the rules kept for the
+    window are another scheme's, so most of the first batch does not land. The bot learns
+    again on this board, plays it to the page's solved record, and keeps the new rules."""
+    from autoplayer.games.ripple.entry import COUNT, PAD, TYPE, Input
+
+    page, kept = seeded.choice([("count", TYPE), ("cycle", TYPE), ("type", COUNT),
+                                ("type", PAD), ("cycle", PAD)])
+    v = dict(size=5, seed=seeded.randrange(1000), look=seeded.randrange(1000), menu="none",
+             scheme=page, commit="none", focus="none", lag=0)
+    rules = Input(COUNT, select=False) if kept == "cycle" else Input(kept)
+    report = _plays_variant(xserver, game_server, v, f"seed {SEED}: {v}, kept {rules}",
+                            tmp_path, monkeypatch, kept=rules)
+    assert "learned" in report.learned and str(tmp_path) in report.learned, report.learned
+    assert report.learn_presses > 0, report.learned
+
+
 def _plays_variant(xserver: Xvfb, game_server: Any, v: dict[str, Any], where: str,
-                   tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+                   tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept: Any = None) -> Any:
     from autoplayer.commands.play import game_for, load_game
+    from autoplayer.games.ripple.entry import save_input
     from autoplayer.games.ripple.game import RippleGame
     from autoplayer.play import play
+    from autoplayer.profiles import profile_path, window_key
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     print(where)
@@ -106,7 +127,11 @@ def _plays_variant(xserver: Xvfb, game_server: Any, v: dict[str, Any], where: st
         try:
             name = game_for(None, None, source.grab().pixels)
             assert name == "ripple", f"{where}: not seen as a Ripple board"
+            if kept is not None:
+                key = window_key(source.window.wm_class, source.window.title)
+                save_input(profile_path(key, "ripple"), kept, key)
             game = load_game(name, window=source.window)
+            assert kept is None or game.input == kept, where
             report = play(game, source, time_budget=120)
         finally:
             source.close()
@@ -128,6 +153,7 @@ def _plays_variant(xserver: Xvfb, game_server: Any, v: dict[str, Any], where: st
     assert again.input == game.input, where
     print(f"{where}: learned '{report.learned}' in {report.learn_presses} presses; "
           f"{report.gestures} gestures, {report.total:.1f} s")
+    return report
 
 
 def test_cli_plays_from_the_window_title(xserver: Xvfb, game_server: Any,

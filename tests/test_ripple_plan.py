@@ -101,7 +101,7 @@ class FakePage:
 def _experiment(monkeypatch: pytest.MonkeyPatch, page: FakePage) -> tuple[RippleGame, str]:
     """The game's experiment played against the page, as the mid-end would."""
     game = RippleGame()
-    game._first = object()  # type: ignore[assignment]
+    game._seen = object()  # type: ignore[assignment]
     monkeypatch.setattr(_Watch, "sense", lambda self, frame: page.samples())
     monkeypatch.setattr(game, "read", lambda frame, previous=None: _reading(
         {i: v for i, v in page.values.items() if v and i not in GIVENS}))

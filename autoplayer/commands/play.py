@@ -74,8 +74,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="fifteen: a shortest solution or a human-style one, as "
                       "`fifteen solve --optimal/--fast` (default: optimal where it can)")
     play.add_argument("--relearn", action="store_true",
-                      help="nonogram, fifteen: forget the rules kept for this game and learn "
-                      "them again")
+                      help="forget the input rules kept for this game and learn them "
+                      "again")
     play.add_argument("--dry-run", action="store_true",
                       help="read and solve only; send no input at all")
     play.add_argument("--overlay", metavar="OUT.png", type=Path,
@@ -149,14 +149,8 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         undecided = args.game is None and window_names(window) is None
         chosen = game_for(args.game, window, source.grab().pixels if undecided else None)
-        extra = {}
-        if args.relearn:
-            if chosen not in ("nonogram", "fifteen"):
-                raise UserError(f"--relearn is for nonogram and fifteen games; {chosen} keeps "
-                                "no rules")
-            extra["relearn"] = True
         game = load_game(chosen, templates=args.templates, profile=_game_profile(args, chosen),
-                         window=window, **extra)
+                         window=window, relearn=args.relearn)
         pace = game.pace.slower(args.pace) if args.pace is not None else None
         report = play(game, source, dry_run=args.dry_run, overlay=args.overlay,
                       time_budget=args.time_budget, pace=pace, started=started)

@@ -151,6 +151,19 @@ class Game(Generic[ReadingT, SolutionT, MoveT]):
     presses: int = 0
     """Presses the experiment took."""
 
+    def landed(self, reading: ReadingT) -> tuple[int, int] | None:
+        """Of the last batch's moves, how many `reading` shows made, and how many were sent
+        (None: the game cannot tell)."""
+        return None
+
+    def forget(self, reading: ReadingT) -> str | None:
+        """Not nearly all of the first batch played by input rules kept from an earlier game
+        landed: they are not this game's. Drop them so that `experiment` learns afresh on
+        `reading`, and say where they came from; None when nothing was kept (rules learned
+        on this board, or named by the user) or the board cannot be learned on now.
+        `presses` starts again from 0 for the new experiment."""
+        return None
+
     def finish(self, reading: ReadingT, solution: SolutionT) -> Sequence[MoveT]:
         """Moves the game's rule for done may still want once the board is right and the
         game has not answered."""

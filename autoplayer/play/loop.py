@@ -49,6 +49,11 @@ ANSWER_LIMIT = 4.0
 """Longest watch (an answer that pulses never settles)."""
 ANSWER_POLL = 0.02
 """Captures this far apart while watching for the answer (a flash lasts ~0.1 s)."""
+KEPT_LANDS = 0.9
+"""Share of the first batch's moves that rules kept from an earlier game must make to be
+kept. Another scheme's rules make some by chance (a click that counts up to 1 where a 1
+belongs, the first of a run of slides); a game's own rules make all but a dropped few,
+and learning them again costs a few presses."""
 
 
 def play(
@@ -129,6 +134,8 @@ class Loop:
         """`finish` was asked for (the marks a game's rule for done may want)."""
         self.marked = False
         """...and gave moves."""
+        self.relearned = False
+        """Kept rules were checked against the first batch (`_relearn`)."""
 
     @property
     def answered(self) -> bool:
@@ -154,15 +161,9 @@ class Loop:
         report.units, report.right_at_start = first.total, first.total - first.wrong
         report.check = first
 
-        steps = game.experiment(self.reading, self.solution)
-        if steps is not None:
-            self.hands.frame, self.hands.reading = self.frame, self.reading
-            with stage(report, "learn"):
-                report.learned = run_experiment(steps, self.hands)
-                report.learn_presses = game.presses
-                self.frame = self.hands.grab()
-                self.reading = game.read(self.frame, self.reading)
-            report.check = game.check(self.reading, self.solution)
+        learned = self._learn()
+        if learned is not None:
+            report.learned = learned
 
         self._play(list(solved.others))
         report.total = time.perf_counter() - started
@@ -180,10 +181,46 @@ class Loop:
         game.concluded(report.answer is not None, self.marked)
         return report
 
+    def _learn(self) -> str | None:
+        """The game's experiment, run when it declares one; its line for the report."""
+        game, report = self.game, self.report
+        steps = game.experiment(self.reading, self.solution)
+        if steps is None:
+            return None
+        self.hands.frame, self.hands.reading = self.frame, self.reading
+        with stage(report, "learn"):
+            line = run_experiment(steps, self.hands)
+            report.learn_presses += game.presses
+            self.frame = self.hands.grab()
+            self.reading = game.read(self.frame, self.reading)
+        report.check = game.check(self.reading, self.solution)
+        return line
+
+    def _relearn(self) -> None:
+        """After the first batch: when not nearly all of its moves landed and the game
+        played them by rules kept from an earlier game, the rules are not this game's (one
+        window title shared by games that take input differently). They are learned again
+        on this board, once, as on a game never seen."""
+        game, report = self.game, self.report
+        if self.relearned or not report.batches or self.answered:
+            return
+        self.relearned = True
+        landed = game.landed(self.reading) if report.batches == 1 else None
+        if landed is None or landed[0] >= KEPT_LANDS * landed[1]:
+            return
+        kept = game.forget(self.reading)
+        if kept is None:
+            return
+        line = self._learn()
+        note = (f"the input kept in {kept} made only {landed[0]} of the {landed[1]} moves of "
+                f"the first batch; learned again on this board: {line}")
+        report.learned = f"{report.learned}; {note}" if report.learned else note
+
     def _play(self, others: list[Any]) -> None:
         game, report = self.game, self.report
         for _ in range(game.max_batches * (1 + len(others))):
             self.over_budget()
+            self._relearn()
             self._stop_if_blocked()
             with stage(report, "plan"):
                 moves = game.plan(self.reading, self.solution)

@@ -101,7 +101,7 @@ class Reading:
     """Set when the latest capture could not be read (a tile mid-slide, a flash): `shown`
     is then the last good reading, and nothing is planned from it."""
     pixels: Any = None
-    """The frame first read (what the experiment starts from)."""
+    """The frame read (what an experiment starts from); not kept when it could not be read."""
 
 
 def misplaced(board: Board, target: Board) -> int:
@@ -156,6 +156,10 @@ class FifteenGame(Game[Reading, Path, Step]):
         self._shape: tuple[int, ...] = (0, 0)
         self._sent_from: Board | None = None
         """The board the last batch was planned on (to see a batch that slid nothing)."""
+        self._sent: list[Step] = []
+        """The last batch's slides (`landed`)."""
+        self._kept = rules is not None
+        """The rules came from the profile, not from an experiment on this game."""
         self._detour: Path | None = None
         self.goal: Goal | None = None
         """The goal inferred from the first board solved (with its reason): data for callers
@@ -197,7 +201,7 @@ class FifteenGame(Game[Reading, Path, Step]):
             self._templates = learn_templates(shown)
             return Reading(shown, pixels=frame.pixels)
         try:
-            return Reading(self._again(frame.pixels, previous.shown))
+            return Reading(self._again(frame.pixels, previous.shown), pixels=frame.pixels)
         except InputError as err:
             return Reading(previous.shown, err)
 
@@ -333,6 +337,7 @@ class FifteenGame(Game[Reading, Path, Step]):
         arrow key that makes the slide when clicks slide nothing."""
         rules = self.rules or ASSUMED
         self._sent_from = moves[0].before if moves else None
+        self._sent = list(moves)
         out: list[Gesture] = []
         for step in moves:
             if not rules.near:
@@ -390,6 +395,24 @@ class FifteenGame(Game[Reading, Path, Step]):
                  "--relearn" if self.presses == 0 and self.profile is not None else
                  "the game no longer takes input as the experiment found")
         return f"the last batch's {kind} slid no tile; {where}"
+
+    def landed(self, reading: Reading) -> tuple[int, int] | None:
+        """How far along the last batch's slides the board is (0 when it is off them)."""
+        if reading.unreadable is not None or not self._sent:
+            return None
+        board = reading.shown.board
+        made = next((k + 1 for k in reversed(range(len(self._sent)))
+                     if self._sent[k].after == board), 0)
+        return made, len(self._sent)
+
+    def forget(self, reading: Reading) -> str | None:
+        """Drop rules from the window's profile that the first batch showed are not this
+        game's (`Game.forget`)."""
+        if not self._kept or self.profile is None or reading.unreadable is not None:
+            return None
+        self._kept = False
+        self.rules, self._sent_from, self._detour, self.presses = None, None, None, 0
+        return str(self.profile)
 
     def overlay(self, frame: Frame, reading: Reading, solution: Path | None) -> np.ndarray:
         """Every tile and the number read in it; the next batch's clicks numbered in order."""

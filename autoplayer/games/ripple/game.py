@@ -95,6 +95,10 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
         self._set: TemplateSet | None = None
         self._every: list[TemplateSet] | None = None
         self._first: Frame | None = None
+        self._sent: list[Move] = []
+        """The last batch's moves (`landed`)."""
+        self._seen: Frame | None = None
+        """The frame last read: what an experiment's first press is seen against."""
         self._active: int | None = None
         """The cell the page's cursor is on (the bot's last click or arrow)."""
         self._was_active: int | None = None
@@ -113,6 +117,7 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
     # -- reading ----------------------------------------------------------
     def read(self, frame: Frame, previous: Reading | None = None) -> Reading:
         """The whole board first; after input only the cells that are not givens."""
+        self._seen = frame
         if previous is None:
             self._first = frame
             shown = read_ripple(frame.pixels, self._named(), fallbacks=self._fallbacks(),
@@ -177,15 +182,25 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
         """The watched presses that find out how the page takes a value (module `entry`);
         None when the rules are known (a pad page's pad is then found on the board)."""
         if self.input is not None:
-            if self.input.entry == PAD:
-                self.pad = self._find_pad(reading.shown, self._first)
-                if self.pad is None:
-                    raise InputError("the profile says the page takes digits from a number "
-                                     "pad, but no pad of digit buttons 1.."
-                                     f"{max(reading.shown.puzzle.room_size)} is beside the "
-                                     "board", region=astuple(reading.shown.lattice.rect))
-            return None
+            if self.input.entry != PAD:
+                return None
+            self.pad = self._find_pad(reading.shown, self._first)
+            if self.pad is not None:
+                return None
+            if self.profile is None:
+                raise InputError("the scheme named says the page takes digits from a number "
+                                 "pad, but no pad of digit buttons 1.."
+                                 f"{max(reading.shown.puzzle.room_size)} is beside the "
+                                 "board", region=astuple(reading.shown.lattice.rect))
+            return self._relearn_padless(reading, solution, str(self.profile))
         return self._learn(reading, solution)
+
+    def _relearn_padless(self, reading: Reading, solution: tuple[int, ...], where: str
+                         ) -> Generator[Press, Seen, str]:
+        """The window's profile says a number pad, and this page has none: not its rules."""
+        self.input = None
+        line = yield from self._learn(reading, solution)
+        return f"the input kept in {where} names a number pad this page lacks: learned: {line}"
 
     def _find_pad(self, shown: RippleReading, frame: Frame | None) -> Pad | None:
         if frame is None:
@@ -205,7 +220,7 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
         a = _probe_cell(shown, solution, wrong)
         v, before = solution[a], shown.values[a]
         state = _Watch(self, reading)
-        frame = self._first
+        frame = self._seen
         assert frame is not None
         state.last = state.sense(frame)
         x, y = shown.lattice.centre(a)
@@ -296,6 +311,24 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
             return self._learned(Input(COUNT, focus=True, cursor=False, select=False), shown)
         raise state.unexplained(b, "two clicks on another cell and one here", before)
 
+    def landed(self, reading: Reading) -> tuple[int, int] | None:
+        """The last batch's cells that show the value they were set to."""
+        if reading.unreadable is not None or not self._sent:
+            return None
+        values = reading.shown.values
+        return sum(1 for m in self._sent if values[m.cell] == m.value), len(self._sent)
+
+    def forget(self, reading: Reading) -> str | None:
+        """Drop rules from the window's profile that the first batch showed are not this
+        page's (`Game.forget`); rules learned here or named by `--scheme` stay."""
+        if self.learned or self.profile is None or self.input is None or \
+                reading.unreadable is not None:
+            return None
+        self.input, self.pad, self.presses = None, None, 0
+        self._active = self._was_active = None
+        self._focused = False
+        return str(self.profile)
+
     def _learned(self, rules: Input, shown: RippleReading) -> str:
         self.input, self.learned = rules, True
         if rules.entry != PAD:
@@ -325,6 +358,7 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
         """Clicks or arrow keys to reach each cell, then keys, pad clicks or further clicks
         to set it."""
         assert self.input is not None, "the input rules are learned before any move"
+        self._sent = list(moves)
         self._was_active = self._active
         out, self._active = plan_gestures(reading.shown, moves, self.input, self.pad,
                                           self._active, focused=self._focused)
@@ -528,10 +562,10 @@ def count_clicks(x: int, y: int, have: int, want: int, size: int, selected: bool
 
 
 def make_game(*, templates: str | None = None, profile: str | None = None,
-              window: WindowInfo | None = None) -> RippleGame:
+              window: WindowInfo | None = None, relearn: bool = False) -> RippleGame:
     """The play command's factory. `profile` names the input scheme (type, count, cycle, pad) when
-    known; by default the rules kept for this window are used, or found out on the board
-    and kept."""
+    known; by default the rules kept for this window are used (unless `relearn`), or found
+    out on the board and kept."""
     from autoplayer.games.ripple.entry import load_input
     from autoplayer.profiles import profile_path, window_key
 
@@ -539,5 +573,5 @@ def make_game(*, templates: str | None = None, profile: str | None = None,
         return RippleGame(scheme=profile, templates=templates)
     key = window_key(window.wm_class, window.title) if window is not None else None
     path = profile_path(key, "ripple") if key is not None else None
-    rules = load_input(path) if path is not None and path.exists() else None
+    rules = load_input(path) if path is not None and path.exists() and not relearn else None
     return RippleGame(templates=templates, rules=rules, profile=path, window=key)
