@@ -87,6 +87,13 @@ class Check:
     wrong in view and nothing unseen, the game has answered."""
 
 
+LANDS = 0.9
+"""Share of a batch's moves that rules the game could not be sure of must make to hold.
+Another scheme's rules make some by chance (a click that counts up to 1 where a 1
+belongs, the first of a run of slides); a game's own rules make all but a dropped few,
+and learning them again costs a few presses."""
+
+
 class Game(Generic[ReadingT, SolutionT, MoveT]):
     """One game's back-end; see the module docstring for the contract."""
 
@@ -151,17 +158,12 @@ class Game(Generic[ReadingT, SolutionT, MoveT]):
     presses: int = 0
     """Presses the experiment took."""
 
-    def landed(self, reading: ReadingT) -> tuple[int, int] | None:
-        """Of the last batch's moves, how many `reading` shows made, and how many were sent
-        (None: the game cannot tell)."""
-        return None
-
-    def forget(self, reading: ReadingT) -> str | None:
-        """Not nearly all of the first batch played by input rules kept from an earlier game
-        landed: they are not this game's. Drop them so that `experiment` learns afresh on
-        `reading`, and say where they came from; None when nothing was kept (rules learned
-        on this board, or named by the user) or the board cannot be learned on now.
-        `presses` starts again from 0 for the new experiment."""
+    def misfit(self, reading: ReadingT) -> str | None:
+        """Asked after every batch until it says something: when `reading` shows that input
+        rules the game could not be sure of (kept from an earlier game under the same
+        window, or assumed by its experiment) did not make the batch's moves (`LANDS`),
+        drop them, so that `experiment` learns afresh on this board (`presses` from 0),
+        and say what went wrong for the report. None: nothing to doubt, or the rules held."""
         return None
 
     def finish(self, reading: ReadingT, solution: SolutionT) -> Sequence[MoveT]:

@@ -49,11 +49,6 @@ ANSWER_LIMIT = 4.0
 """Longest watch (an answer that pulses never settles)."""
 ANSWER_POLL = 0.02
 """Captures this far apart while watching for the answer (a flash lasts ~0.1 s)."""
-KEPT_LANDS = 0.9
-"""Share of the first batch's moves that rules kept from an earlier game must make to be
-kept. Another scheme's rules make some by chance (a click that counts up to 1 where a 1
-belongs, the first of a run of slides); a game's own rules make all but a dropped few,
-and learning them again costs a few presses."""
 
 
 def play(
@@ -135,7 +130,9 @@ class Loop:
         self.marked = False
         """...and gave moves."""
         self.relearned = False
-        """Kept rules were checked against the first batch (`_relearn`)."""
+        """The game learned its rules again in this play (`_relearn`): once at most."""
+        self.judged = 0
+        """Batches the game's rules were judged after."""
 
     @property
     def answered(self) -> bool:
@@ -197,24 +194,20 @@ class Loop:
         return line
 
     def _relearn(self) -> None:
-        """After the first batch: when not nearly all of its moves landed and the game
-        played them by rules kept from an earlier game, the rules are not this game's (one
-        window title shared by games that take input differently). They are learned again
-        on this board, once, as on a game never seen."""
-        game, report = self.game, self.report
-        if self.relearned or not report.batches or self.answered:
+        """After each batch, until the game has learned again once: rules it could not be
+        sure of that the batch showed wrong (`Game.misfit`: kept under one window title by
+        a game that takes input differently) are learned again on this board, as on a game
+        never seen."""
+        if self.relearned or self.report.batches <= self.judged or self.answered:
+            return
+        self.judged = self.report.batches
+        what = self.game.misfit(self.reading)
+        if what is None:
             return
         self.relearned = True
-        landed = game.landed(self.reading) if report.batches == 1 else None
-        if landed is None or landed[0] >= KEPT_LANDS * landed[1]:
-            return
-        kept = game.forget(self.reading)
-        if kept is None:
-            return
         line = self._learn()
-        note = (f"the input kept in {kept} made only {landed[0]} of the {landed[1]} moves of "
-                f"the first batch; learned again on this board: {line}")
-        report.learned = f"{report.learned}; {note}" if report.learned else note
+        note = f"{what}; learned again on this board: {line}"
+        self.report.learned = f"{self.report.learned}; {note}" if self.report.learned else note
 
     def _play(self, others: list[Any]) -> None:
         game, report = self.game, self.report

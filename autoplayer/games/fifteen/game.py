@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from autoplayer.errors import InputError, UserError
-from autoplayer.games.base import Check, Game, Solved
+from autoplayer.games.base import LANDS, Check, Game, Solved
 from autoplayer.games.fifteen.goals import Goal, Unsure, infer_goal, solve_toward
 from autoplayer.games.fifteen.model import Board, is_solvable, unsolvable_reason
 from autoplayer.games.fifteen.picture_board import NO_BOARD as NO_PICTURE_BOARD
@@ -157,9 +157,13 @@ class FifteenGame(Game[Reading, Path, Step]):
         self._sent_from: Board | None = None
         """The board the last batch was planned on (to see a batch that slid nothing)."""
         self._sent: list[Step] = []
-        """The last batch's slides (`landed`)."""
-        self._kept = rules is not None
-        """The rules came from the profile, not from an experiment on this game."""
+        """The last batch's slides (`misfit`)."""
+        self._kept = rules is not None and profile is not None
+        """The rules came from the window's profile, not from an experiment on this game."""
+        self._assumed: tuple[str, ...] = ()
+        """Arrows the experiment took to move as the other axis's do (`learning.learn`)."""
+        self._doubted = False
+        """A batch showed kept or assumed rules wrong: the next experiment assumes nothing."""
         self._detour: Path | None = None
         self.goal: Goal | None = None
         """The goal inferred from the first board solved (with its reason): data for callers
@@ -284,9 +288,10 @@ class FifteenGame(Game[Reading, Path, Step]):
         started = time.monotonic()
         first = reading.shown
         frame = yield from _first_frame(reading, self._shape)
-        rules, presses, self.learned_slides, log = yield from learn(
-            first, frame, lambda f: self._again(f.pixels, first))
+        rules, presses, slid, log, self._assumed = yield from learn(
+            first, frame, lambda f: self._again(f.pixels, first), assume=not self._doubted)
         self.rules, self.presses = rules, presses
+        self.learned_slides += slid
         if not rules.playable():
             raise InputError("neither clicks nor arrow keys slide a tile (tried: "
                              f"{'; '.join(log)}): the bot does not know how to play this game",
@@ -396,23 +401,31 @@ class FifteenGame(Game[Reading, Path, Step]):
                  "the game no longer takes input as the experiment found")
         return f"the last batch's {kind} slid no tile; {where}"
 
-    def landed(self, reading: Reading) -> tuple[int, int] | None:
-        """How far along the last batch's slides the board is (0 when it is off them)."""
-        if reading.unreadable is not None or not self._sent:
+    def misfit(self, reading: Reading) -> str | None:
+        """Rules kept in the profile, or learned with one axis's arrows assumed, are judged
+        by the batches played with them: how far along its slides the board got
+        (`Game.misfit`). Kept rules are judged by the first batch; assumed arrows by the
+        first batch that pressed one."""
+        if reading.unreadable is not None or not self._sent or not (
+                self._kept or self._assumed):
             return None
         board = reading.shown.board
         made = next((k + 1 for k in reversed(range(len(self._sent)))
                      if self._sent[k].after == board), 0)
-        return made, len(self._sent)
-
-    def forget(self, reading: Reading) -> str | None:
-        """Drop rules from the window's profile that the first batch showed are not this
-        game's (`Game.forget`)."""
-        if not self._kept or self.profile is None or reading.unreadable is not None:
+        rules = self.rules
+        pressed = rules is not None and not rules.near and any(
+            rules.key_for(step.slide.direction) in self._assumed for step in self._sent)
+        if made >= LANDS * len(self._sent):
+            self._kept = False
+            self._assumed = () if pressed else self._assumed
             return None
-        self._kept = False
+        if not self._kept and not pressed:
+            return None  # not the assumed keys' doing: the batch is repaired as ever
+        what = (f"the input kept in {self.profile}" if self._kept else
+                "the arrow keys taken to move as those pressed in the experiment")
+        self._kept, self._assumed, self._doubted = False, (), True
         self.rules, self._sent_from, self._detour, self.presses = None, None, None, 0
-        return str(self.profile)
+        return f"{what} made only {made} of the {len(self._sent)} slides of the batch"
 
     def overlay(self, frame: Frame, reading: Reading, solution: Path | None) -> np.ndarray:
         """Every tile and the number read in it; the next batch's clicks numbered in order."""

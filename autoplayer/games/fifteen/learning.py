@@ -10,8 +10,9 @@ A board that matches no prediction stops the bot (it cannot explain the game).
 Keys are tried only when clicks slide nothing (clicks are what the bot plays
 with when they work). The click next to the gap comes first: a game whose clicks
 slide anything slides that tile, so when it does nothing no click does, and a
-keys-only game costs one still press, not two. At most 5 presses: 1 or 2 clicks,
-then 1 or 2 keys per axis.
+keys-only game costs one still press, not two. The keys are pressed on the axis where
+one press tells their sense, and the other axis is taken to move the same way (the play
+checks it). At most 5 presses: 1 or 2 clicks, then 1 or 2 keys per axis.
 """
 
 from __future__ import annotations
@@ -85,10 +86,14 @@ def _line(board: Board, cell: int) -> tuple[str, int] | None:
     return ("U" if r > gr else "D"), abs(r - gr)
 
 
-def learn(start: FifteenReading, first: Frame, read: Callable[[Frame], FifteenReading]
-          ) -> Generator[Press, Seen, tuple[Input, int, int, list[str]]]:
-    """The experiment; returns the rules, the presses it took, the tiles they slid and what
-    each one showed."""
+def learn(start: FifteenReading, first: Frame, read: Callable[[Frame], FifteenReading],
+          assume: bool = True
+          ) -> Generator[Press, Seen, tuple[Input, int, int, list[str], tuple[str, ...]]]:
+    """The experiment; returns the rules, the presses it took, the tiles they slid, what
+    each one showed and the arrows assumed (none, or one axis's). With `assume`, the arrows
+    of the axis not pressed are taken to move the way the pressed axis's do, as a person
+    would after one key: each press watched to the end of a slow slide costs a third of a
+    second, and the play checks the assumption (`FifteenGame.misfit`)."""
     park = park_route(start.rect, start.grid.pitch, first.pixels.shape)
     cells = start.cells
 
@@ -171,11 +176,32 @@ def learn(start: FifteenReading, first: Frame, read: Callable[[Frame], FifteenRe
     far = (yield from far_click()) if near else "none"
 
     keys: dict[str, str] = {}
+    assumed: tuple[str, ...] = ()
     if not near:
-        for pair in (("left", "right"), ("up", "down")):
-            keys.update((yield from _axis(pair, state, press)))
+        pairs = sorted(AXES, key=lambda pair: -_choices(pair, state["board"]))  # type: ignore[arg-type]
+        keys.update((yield from _axis(pairs[0], state, press)))
+        if assume and any(keys.values()):
+            sense = TILE_SENSE if all(keys[k] == TILE_SENSE[k] for k in pairs[0]) else GAP_SENSE
+            keys.update((k, sense[k]) for k in pairs[1])
+            assumed = pairs[1]
+            log.append(f"the {' and '.join(pairs[1])} arrows: taken to move as the "
+                       f"{' and '.join(pairs[0])} arrows do")
+        else:
+            keys.update((yield from _axis(pairs[1], state, press)))
     rules = Input(near, far, keys, float(state["slide"]))  # type: ignore[arg-type]
-    return rules, int(state["presses"]), int(state["slid"]), log  # type: ignore[call-overload]
+    return (rules, int(state["presses"]), int(state["slid"]),  # type: ignore[call-overload]
+            log, assumed)
+
+
+AXES = (("left", "right"), ("up", "down"))
+"""The arrow keys by axis, the order tried when either would tell as much."""
+
+
+def _choices(pair: tuple[str, str], board: Board) -> int:
+    """How many senses the axis's more telling key would slide a tile in: with 2, one press
+    tells the sense; with 1, nothing happening may need the other key to tell."""
+    legal = set(board.legal_moves())
+    return max(sum(1 for s in (TILE_SENSE, GAP_SENSE) if s[k] in legal) for k in pair)
 
 
 def _axis(pair: tuple[str, str], state: dict[str, object],

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from autoplayer.errors import InputError, UserError
-from autoplayer.games.base import Check, Game, Solved
+from autoplayer.games.base import LANDS, Check, Game, Solved
 from autoplayer.games.ripple.entry import COUNT, PAD, TYPE, Input, save_input
 from autoplayer.games.ripple.model import EMPTY
 from autoplayer.games.ripple.pad import Pad, find_pad
@@ -85,6 +85,8 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
             None if scheme is None else Input(COUNT, select=False) if scheme == "cycle"
             else Input(scheme))
         self.profile, self.window = profile, window
+        self._unsure = rules is not None and profile is not None
+        """The rules came from the window's profile and no batch has shown them right yet."""
         self.learned = False
         """The input rules were found out on this board (and are kept once it is played)."""
         self.pace = pace
@@ -96,7 +98,7 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
         self._every: list[TemplateSet] | None = None
         self._first: Frame | None = None
         self._sent: list[Move] = []
-        """The last batch's moves (`landed`)."""
+        """The last batch's moves (`misfit`)."""
         self._seen: Frame | None = None
         """The frame last read: what an experiment's first press is seen against."""
         self._active: int | None = None
@@ -311,26 +313,25 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
             return self._learned(Input(COUNT, focus=True, cursor=False, select=False), shown)
         raise state.unexplained(b, "two clicks on another cell and one here", before)
 
-    def landed(self, reading: Reading) -> tuple[int, int] | None:
-        """The last batch's cells that show the value they were set to."""
-        if reading.unreadable is not None or not self._sent:
+    def misfit(self, reading: Reading) -> str | None:
+        """Rules from the window's profile are judged by the first batch played with them:
+        the cells that show the value entered (`Game.misfit`). Rules learned here, or named
+        by `--scheme`, are not doubted."""
+        if not self._unsure or reading.unreadable is not None or not self._sent:
             return None
+        self._unsure = False
         values = reading.shown.values
-        return sum(1 for m in self._sent if values[m.cell] == m.value), len(self._sent)
-
-    def forget(self, reading: Reading) -> str | None:
-        """Drop rules from the window's profile that the first batch showed are not this
-        page's (`Game.forget`); rules learned here or named by `--scheme` stay."""
-        if self.learned or self.profile is None or self.input is None or \
-                reading.unreadable is not None:
+        made = sum(1 for m in self._sent if values[m.cell] == m.value)
+        if made >= LANDS * len(self._sent):
             return None
         self.input, self.pad, self.presses = None, None, 0
         self._active = self._was_active = None
         self._focused = False
-        return str(self.profile)
+        return (f"the input kept in {self.profile} entered only {made} of the "
+                f"{len(self._sent)} cells of its first batch")
 
     def _learned(self, rules: Input, shown: RippleReading) -> str:
-        self.input, self.learned = rules, True
+        self.input, self.learned, self._unsure = rules, True, False
         if rules.entry != PAD:
             self.pad = None
         return rules.describe()
