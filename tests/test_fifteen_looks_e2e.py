@@ -78,6 +78,36 @@ def test_random_pages_are_played_to_their_own_solved_flag(xserver: Xvfb, game_se
     assert state["slides"] == report.units_changed + game.learned_slides, context
 
 
+def test_arrows_that_move_differently_per_axis_are_learned_again_on_the_board(
+        xserver: Xvfb, game_server: Any) -> None:
+    """Left and right move the tile, up and down the gap: the experiment presses one axis
+    and takes the other to move alike; the first batch that presses an arrow of the other
+    axis goes astray, and the bot learns again, pressing every axis, then plays to the
+    page's solved flag."""
+    from autoplayer.games.fifteen.game import FifteenGame
+    from autoplayer.games.fifteen.rules import GAP_SENSE, TILE_SENSE
+    from autoplayer.play import play
+
+    rng = random.Random(f"{SEED}:mixed")
+    params = {"size": (3, 3), "seed": rng.randrange(1000), "look": rng.randrange(1 << 20),
+              "click": "none", "keys": "mixed", "busy": "ignore", "font": "sans",
+              "tiles": "flat", "slide": 100}
+    context = f"AUTOPLAYER_SEED={SEED}: {params}"
+    print(context, flush=True)
+    with page(xserver, game_server, **params) as (session, source):
+        game = FifteenGame(solver="optimal")
+        report = play(game, source, time_budget=120)
+        state = solved_state(game_server, session)
+    print(report.lines(), flush=True)
+    assert state["solved"] is True and state["dropped"] == 0, context
+    assert state["events"] == report.gestures, context
+    assert "taken to move as" in report.learned and "learned again" in report.learned, \
+        (context, report.learned)
+    assert game.rules is not None and dict(game.rules.keys) == {
+        "left": TILE_SENSE["left"], "right": TILE_SENSE["right"], "up": GAP_SENSE["up"],
+        "down": GAP_SENSE["down"]}, (context, game.rules)
+
+
 def test_a_game_seen_before_costs_no_experiment(xserver: Xvfb, game_server: Any) -> None:
     """`autoplayer play` on a page that takes arrow keys only (clicks slide nothing) and
     drops input while it animates: the first run learns the keys' sense by experiment and

@@ -9,7 +9,14 @@ import pytest
 
 from autoplayer.errors import UserError
 from autoplayer.games.fifteen.goals import Goal, can_reach, infer_goal
-from autoplayer.webgame.fifteen import LOOK, configure, goal_board, random_look, seeded_board
+from autoplayer.webgame.fifteen import (
+    DRAWN_KEYS,
+    LOOK,
+    configure,
+    goal_board,
+    random_look,
+    seeded_board,
+)
 
 
 class _Server:
@@ -50,7 +57,10 @@ def test_a_look_seed_draws_every_part_and_never_a_page_without_input() -> None:
         cfg = config(size="3x3", seed="1", look=str(seed))
         assert cfg["look"] == {key: look[key] for key in LOOK}
         assert cfg["tile"] == look["tile"] and cfg["slide"] == look["slide"]
-    assert seen == {key: set(choices) for key, choices in LOOK.items()}
+    # Every part drawn, but "mixed" keys, which a page gets only by asking.
+    assert seen == {key: set(DRAWN_KEYS if key == "keys" else choices)
+                    for key, choices in LOOK.items()}
+    assert set(LOOK["keys"]) - set(DRAWN_KEYS) == {"mixed"}
 
 
 def test_a_part_named_overrides_the_seed_and_bad_values_are_refused() -> None:

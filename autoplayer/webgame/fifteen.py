@@ -41,7 +41,7 @@ LOOK: dict[str, tuple[str, ...]] = {
     "theme": ("wood", "slate"),
     "goal": ("gap-last", "gap-first"),
     "click": ("line", "adjacent", "none"),
-    "keys": ("none", "tile", "gap"),
+    "keys": ("none", "tile", "gap", "mixed"),
     "busy": ("finish", "ignore"),
     "picture": ("noise", "gradient", "mixed", "shapes"),
 }
@@ -53,9 +53,12 @@ rounded frame, or pictures with no numbers: one generated picture (`picture`: it
 the solved position has the gap last (tiles 1..N-1) or first (tiles 2..N). click: a click
 on any tile in the gap's row or column slides the whole run, only a tile next to the gap
 slides, or clicks do nothing. keys: an arrow moves the tile into the gap in its direction,
-moves the gap in its direction, or does nothing. busy: input during a
+moves the gap in its direction, or does nothing; "mixed" (asked for, never drawn): left and
+right move the tile, up and down the gap. busy: input during a
 slide animation finishes it first, or is ignored."""
 
+DRAWN_KEYS = ("none", "tile", "gap")
+"""The keys `look=N` draws from (a page asks for "mixed" by name)."""
 PICTURE_SHARE = 0.25
 """How often `look=N` draws picture tiles."""
 NUMERAL_TILES = ("bordered", "flat")
@@ -116,7 +119,8 @@ def random_look(seed: int) -> dict[str, Any]:
     size and a slide time. Never a page that takes no input at all."""
     rng = random.Random(f"fifteen-look:{seed}")
     # Picture tiles are drawn last, so a seed draws the other parts as it did before them.
-    look: dict[str, Any] = {key: rng.choice(NUMERAL_TILES if key == "tiles" else choices)
+    look: dict[str, Any] = {key: rng.choice(NUMERAL_TILES if key == "tiles" else
+                                            DRAWN_KEYS if key == "keys" else choices)
                             for key, choices in LOOK.items() if key != "picture"}
     if look["click"] == "none" and look["keys"] == "none":
         look["keys"] = rng.choice(("tile", "gap"))

@@ -415,13 +415,14 @@ class FifteenGame(Game[Reading, Path, Step]):
         rules = self.rules
         pressed = rules is not None and not rules.near and any(
             rules.key_for(step.slide.direction) in self._assumed for step in self._sent)
-        if made >= LANDS * len(self._sent):
+        kept_wrong = self._kept and made < LANDS * len(self._sent)
+        # An assumed arrow's press is right only when every slide after it is too.
+        assumed_wrong = pressed and made < len(self._sent)
+        if not kept_wrong and not assumed_wrong:
             self._kept = False
             self._assumed = () if pressed else self._assumed
             return None
-        if not self._kept and not pressed:
-            return None  # not the assumed keys' doing: the batch is repaired as ever
-        what = (f"the input kept in {self.profile}" if self._kept else
+        what = (f"the input kept in {self.profile}" if kept_wrong else
                 "the arrow keys taken to move as those pressed in the experiment")
         self._kept, self._assumed, self._doubted = False, (), True
         self.rules, self._sent_from, self._detour, self.presses = None, None, None, 0

@@ -152,13 +152,14 @@
   }
   // An arrow key: the tile on the far side of the gap slides into it in the arrow's
   // direction ("tile"), or the gap moves the arrow's way ("gap": the tile there slides the
-  // other way). Returns the tiles that moved.
+  // other way); "mixed": left and right as "tile", up and down as "gap". Returns the tiles
+  // that moved.
   const ARROWS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
   function keySlide(key) {
     const d = ARROWS[key];
     if (!d || KEYS === "none") return [];
     const gap = cells.indexOf(0);
-    const sense = KEYS === "tile" ? -1 : 1;
+    const sense = KEYS === "tile" || (KEYS === "mixed" && d[0] === 0) ? -1 : 1;
     const r = Math.floor(gap / W) + sense * d[0], c = (gap % W) + sense * d[1];
     if (r < 0 || r >= H || c < 0 || c >= W) return [];
     const cell = r * W + c;
