@@ -48,6 +48,7 @@ from autoplayer.geometry import Rect
 from autoplayer.vision.clues import ClueLayout, find_clues
 from autoplayer.vision.grid import Grid
 from autoplayer.vision.image import luminance, shared_luminance
+from autoplayer.vision.ink_axis import ink_axis_luminance
 from autoplayer.vision.lattice import find_lattices
 from autoplayer.vision.numbers import ClueNumber, clue_slant, read_lines
 from autoplayer.vision.sides import clue_sides
@@ -176,15 +177,29 @@ def _read_board(image: np.ndarray, grid: Grid, templates: TemplateSet | None,
         return _read_one_board(image, grid, templates, fallbacks, verify, clipped, margin,
                                min_digit_height, source)
     except InputError as first:
-        flat = flatten_texture(luminance(image), grid.rect, grid.pitch)
-        if flat is None:
-            raise
-        try:
-            with shared_luminance(image, flat):
-                return _read_one_board(image, grid, templates, fallbacks, verify, clipped,
-                                       margin, min_digit_height, source)
-        except InputError:
-            raise first from None
+        for seen in (lambda: flatten_texture(luminance(image), grid.rect, grid.pitch),
+                     lambda: _ink_axis(image, grid)):
+            lum = seen()
+            if lum is None:
+                continue
+            try:
+                with shared_luminance(image, lum):
+                    return _read_one_board(image, grid, templates, fallbacks, verify, clipped,
+                                           margin, min_digit_height, source)
+            except InputError:
+                continue
+        raise first from None
+
+
+def _ink_axis(image: np.ndarray, grid: Grid) -> np.ndarray | None:
+    """The picture's luminance along the clue ink's colour axis (`ink_axis_luminance`), for
+    a board refused as luminance shows it; None when its clues cannot be found or luminance
+    already sets their ink apart about as well."""
+    try:
+        layout = find_clues(image, grid, clue_sides(luminance(image), grid))
+    except InputError:
+        return None
+    return ink_axis_luminance(image, layout)
 
 
 def _read_one_board(image: np.ndarray, grid: Grid, templates: TemplateSet | None,
