@@ -139,7 +139,10 @@ def cut_strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.
         scale = scale[scale.shape[0] - reach:, :]
     if strength.size == 0:
         return Strip(kind, index, box, ())
-    top = float(scale.max())
+    # The strip's strongest ink, over what is ink at all: a line the ground measure left out
+    # (the board's frame at the strip's end, a seam) sets no bar for its numbers.
+    inked = strength > 0
+    top = float(scale[inked].max()) if inked.any() else 0.0
     share = STRIP_CONTRAST[dark]
     if hairline is None and top > 0:
         share = max(share, shadow_tone(strength[strength > band_threshold] / top, share) or 0.0)
