@@ -16,7 +16,7 @@ import numpy as np
 from shot_fixtures import read_exactly
 
 from autoplayer.geometry import Rect
-from autoplayer.vision.clue_ground import ink_is_dark
+from autoplayer.vision.clue_ground import _off_ground, ink_is_dark
 from autoplayer.vision.clues import ClueLayout, _band, _lines_dropped
 from autoplayer.vision.glyphs import Blob
 from autoplayer.vision.grid import Grid
@@ -73,6 +73,21 @@ def test_a_gradient_and_a_bright_border_do_not_outvote_faint_dark_ink():
     lum, grid = _page(ground=230.0, ink=170.0, gradient=100.0, edge_line=255.0)
     board = grid.rect
     assert ink_is_dark(_band(lum, board, "top"), _band(lum, board, "left"), grid) is True
+
+
+def test_a_bright_line_broken_by_every_bars_border_is_no_digit():
+    # Bars 11 px wide at 14 px cells, each with a white highlight along the board's edge,
+    # their borders 3 px between them (110, 46, 110): the highlight is a line along the
+    # band, not the lightest ink of every cell (BENCH_SEED=9090 draw 57 of
+    # bench/bench_nonogram_looks.py: it outvoted the dark digits, and no number was found).
+    part = np.full((14, 14 * 12), 120.0, np.float32)
+    part[11, :] = 232.0
+    for x in range(11, part.shape[1], 14):
+        part[:, x:x + 3] = (110.0, 46.0, 110.0)
+    part[3:9, 5:7] = 30.0  # a digit's stroke
+    off = _off_ground(part, 14.0, along=1)
+    assert np.all(off[11] <= 0)
+    assert off[3:9, 5:7].min() <= -80
 
 
 def test_faint_ink_on_a_smooth_dark_ground_lines_up():

@@ -209,9 +209,10 @@ def _off_ground(part: np.ndarray, pitch: float, along: int) -> np.ndarray:
     off = levels.astype(np.float32) - ground.astype(np.float32)
     length = int(RULE_LENGTH * pitch) + 1
     if part.shape[along] > length:
-        # cv2 sizes are (w, h); a line is broken where a box's border crosses it.
+        # cv2 sizes are (w, h); a line is broken where a box's border crosses it (a 1 px
+        # border antialiased over three at small cells: the bridge closes three).
         kernel = (length, 1) if along == 1 else (1, length)
-        step = max(3, int(0.12 * pitch) + 2)
+        step = max(4, int(0.12 * pitch) + 2)
         bridge = (step, 1) if along == 1 else (1, step)
         for sign in (1.0, -1.0):
             strong = (sign * off >= GROUND_FLOOR).astype(np.uint8)
