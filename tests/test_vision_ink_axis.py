@@ -16,6 +16,14 @@ def test_grey_ink_on_olive_bars_reads_exactly() -> None:
     read_exactly("bars-light-grey-ink-olive-bars-7x11-seed618979")
 
 
+def test_blue_ink_over_a_grey_shadow_as_light_reads_exactly() -> None:
+    # skin=pixel theme=dark size=21x5 cell=14, blue pixel digits over a grey drop shadow of
+    # about their luminance (BENCH_SEED=9090 draw 71 of bench/bench_nonogram_looks.py,
+    # cropped): in luminance a 6 and its shadow made one block, read as 1. Split in two by
+    # colour, the blue ink is set apart from its shadow and the ground alike.
+    read_exactly("pixel-dark-blue-ink-grey-shadow-21x5-seed335224")
+
+
 def test_nearest_point_of_the_grounds_hull() -> None:
     # Two grounds on either side of the ink's grey axis: the widest margin lies between them.
     grounds = np.array([[-6.0, -28.0, 50.0], [-80.0, -101.0, -28.0]])
