@@ -16,7 +16,7 @@ import numpy as np
 from shot_fixtures import read_exactly
 
 from autoplayer.geometry import Rect
-from autoplayer.vision.clue_ground import _off_ground, ink_is_dark
+from autoplayer.vision.clue_ground import _off_ground, ink_is_dark, paper_across
 from autoplayer.vision.clues import ClueLayout, _band, _lines_dropped
 from autoplayer.vision.glyphs import Blob
 from autoplayer.vision.grid import Grid
@@ -156,3 +156,16 @@ def test_faint_marks_beside_a_board_of_dark_numbers_are_no_clues():
     sides = clue_sides(lum, grid)
     assert sides.row == "left"
     assert sides.score("right") < 0.5 and sides.score("bottom") < 0.5
+
+
+def test_a_dark_page_beside_a_short_band_is_no_tall_digits_stem():
+    # Digits about as tall as the cells (their stems may cross a row's strip whole): a stem
+    # 2 px wide has its paper beside it, but 30 px of dark page beside the clue cells is its
+    # own paper, not ink (BENCH_SEED=4242 draw 37 of bench/bench_nonogram_looks.py: the page
+    # read as digits before a 5x5 board's row clues).
+    band = np.full((44, 80), 255.0, np.float32)
+    band[:, :30] = 36.0
+    band[:, 50:52] = 30.0
+    paper = paper_across(band, [(0, 22), (22, 44)], 0, 0, True, 2, 22.0, tall=True)
+    assert np.all(paper[:, :28] == 36.0)
+    assert np.all(paper[:, 50:52] == 255.0)
