@@ -32,6 +32,9 @@ SPACED_GAP = 1.2
 """A band whose numbers stand further apart than `BAND_END_GAP` (clue cells wider than the
 board's, digits as tall as a cell) ends after this many times its usual wide gap."""
 
+LINE_BAR = 0.8
+"""A strip's threshold set by a line left out of its ink stands only under this share of the
+numbers' own strongest ink (`cut_strip`)."""
 LAST_GAPS = 0.8
 """Share of the strips holding more than one part whose last gap is within two pitches for
 those gaps to count as the band's spacing (`band_end_gap`)."""
@@ -151,11 +154,15 @@ def cut_strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.
         scale = scale[scale.shape[0] - reach:, :]
     if strength.size == 0:
         return Strip(kind, index, box, ())
-    # The strip's strongest ink, over what is ink at all: a line the ground measure left out
-    # (the board's frame at the strip's end, a seam) sets no bar for its numbers.
-    inked = strength > 0
-    top = float(scale[inked].max()) if inked.any() else 0.0
+    top = float(scale.max())
     share = STRIP_CONTRAST[dark]
+    # A line the ground measure left out of the ink (the board's frame at the strip's end)
+    # may be the strip's strongest: it sets no bar that would cut into the numbers' own
+    # strongest ink (`LINE_BAR`); then their strongest sets it.
+    inked = strength > 0
+    own = float(scale[inked].max()) if inked.any() else 0.0
+    if share * top > LINE_BAR * own:
+        top = own
     if hairline is None and top > 0:
         share = max(share, shadow_tone(strength[strength > band_threshold] / top, share) or 0.0)
     threshold = hairline if hairline is not None else max(band_threshold, share * top)
