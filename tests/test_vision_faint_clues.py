@@ -16,7 +16,7 @@ import numpy as np
 from shot_fixtures import read_exactly
 
 from autoplayer.geometry import Rect
-from autoplayer.vision.clue_ground import ink_is_dark
+from autoplayer.vision.clue_ground import _off_ground, ink_is_dark, paper_across
 from autoplayer.vision.clues import ClueLayout, _band, _lines_dropped
 from autoplayer.vision.glyphs import Blob
 from autoplayer.vision.grid import Grid
@@ -73,6 +73,21 @@ def test_a_gradient_and_a_bright_border_do_not_outvote_faint_dark_ink():
     lum, grid = _page(ground=230.0, ink=170.0, gradient=100.0, edge_line=255.0)
     board = grid.rect
     assert ink_is_dark(_band(lum, board, "top"), _band(lum, board, "left"), grid) is True
+
+
+def test_a_bright_line_broken_by_every_bars_border_is_no_digit():
+    # Bars 11 px wide at 14 px cells, each with a white highlight along the board's edge,
+    # their borders 3 px between them (110, 46, 110): the highlight is a line along the
+    # band, not the lightest ink of every cell (BENCH_SEED=9090 draw 57 of
+    # bench/bench_nonogram_looks.py: it outvoted the dark digits, and no number was found).
+    part = np.full((14, 14 * 12), 120.0, np.float32)
+    part[11, :] = 232.0
+    for x in range(11, part.shape[1], 14):
+        part[:, x:x + 3] = (110.0, 46.0, 110.0)
+    part[3:9, 5:7] = 30.0  # a digit's stroke
+    off = _off_ground(part, 14.0, along=1)
+    assert np.all(off[11] <= 0)
+    assert off[3:9, 5:7].min() <= -80
 
 
 def test_faint_ink_on_a_smooth_dark_ground_lines_up():
@@ -141,3 +156,16 @@ def test_faint_marks_beside_a_board_of_dark_numbers_are_no_clues():
     sides = clue_sides(lum, grid)
     assert sides.row == "left"
     assert sides.score("right") < 0.5 and sides.score("bottom") < 0.5
+
+
+def test_a_dark_page_beside_a_short_band_is_no_tall_digits_stem():
+    # Digits about as tall as the cells (their stems may cross a row's strip whole): a stem
+    # 2 px wide has its paper beside it, but 30 px of dark page beside the clue cells is its
+    # own paper, not ink (BENCH_SEED=4242 draw 37 of bench/bench_nonogram_looks.py: the page
+    # read as digits before a 5x5 board's row clues).
+    band = np.full((44, 80), 255.0, np.float32)
+    band[:, :30] = 36.0
+    band[:, 50:52] = 30.0
+    paper = paper_across(band, [(0, 22), (22, 44)], 0, 0, True, 2, 22.0, tall=True)
+    assert np.all(paper[:, :28] == 36.0)
+    assert np.all(paper[:, 50:52] == 255.0)

@@ -6,7 +6,7 @@ import numpy as np
 
 from autoplayer.geometry import Rect
 from autoplayer.vision.glyphs import Blob
-from autoplayer.vision.strips import Strip, drop_specks
+from autoplayer.vision.strips import BAND_END_GAP, Strip, band_end_gap, cut_strip, drop_specks
 
 
 def _blob(x: int, h: int) -> Blob:
@@ -78,3 +78,38 @@ def test_a_drop_shadow_in_a_tone_of_its_own_is_no_ink():
     # digits in the middle tone: too few above the blank for it to be the digits'.
     panel = np.concatenate([np.full(80, 1.0), np.full(300, 0.57)])
     assert shadow_tone(panel, 0.55) is None
+
+
+def test_a_line_left_out_of_the_ink_sets_no_bar_for_the_numbers():
+    """A row strip ending at the board's dark frame: the frame departs from the clue ground
+    the most (scale 255) but the ground measure leaves it out of the ink (strength 0).
+    Measured against it, pale blue digits at 110 fell under the strip's share and every
+    other row lost numbers (BENCH_SEED=9090 draw 108 of bench/bench_nonogram_looks.py)."""
+    h, w = 27, 60
+    strength = np.zeros((h, w), np.float32)
+    strength[7:20, 40:48] = 110
+    scale = strength.copy()
+    scale[:, w - 1] = 255
+    strip = cut_strip("row", 0, Rect(0, 0, w, h), strength, scale, 89.0, 27.0)
+    assert [[b.box for b in g] for g in strip.groups] == [[Rect(40, 7, 8, 13)]]
+
+
+def _profile(parts: list[tuple[int, int]], size: int = 120) -> np.ndarray:
+    out = np.zeros(size, bool)
+    for a, b in parts:
+        out[a:b] = True
+    return out
+
+
+def test_two_numbers_standing_a_cell_apart_in_most_strips_do_not_end_the_band():
+    """Digits as tall as the 34 px cells, clues of one or two numbers 33 px apart (more
+    than `BAND_END_GAP` pitches): the far numbers are the band's own, not a label beyond
+    it (BENCH_SEED=9090 draw 110 of bench/bench_nonogram_looks.py lost every far number).
+    A far part in a few strips only stays a label's, beside numbers that stand close."""
+    pitch = 34.0
+    pairs = [_profile([(2, 27), (60, 85)]) for _ in range(8)]
+    singles = [_profile([(2, 27)]) for _ in range(10)]
+    assert band_end_gap(pairs + singles, pitch) >= 33 + 2
+    labelled = [_profile([(2, 27), (60, 85)]) for _ in range(2)] + \
+        [_profile([(2, 27), (32, 57)]) for _ in range(6)]
+    assert band_end_gap(labelled + singles, pitch) == BAND_END_GAP * pitch

@@ -50,6 +50,10 @@ def paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, ax
         ink_level, middle = np.percentile(band, [0.5 if dark else 99.5, 50])
         limit = SOLID_INK * abs(middle - ink_level)
         solid = np.abs(raw - ink_level) < limit
+        # A stroke is narrower along the strip than half a cell: solid further along is an
+        # area of that tone (a dark page beside a short band), not a digit's stem.
+        wide = _morph(solid.astype(np.uint8), cv2.MORPH_OPEN, _along_half(axis, pitch))
+        solid &= wide == 0
         if solid.any():
             raw = np.where(solid, _across(band, spans, offset, axis, dark, reach // 2), raw)
             # Still solid half a cell beyond: the stems of one digit stacked in the next
@@ -66,6 +70,13 @@ def paper_across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, ax
     if stacked is not None and stacked.any():
         nearby = np.where(stacked, beside, nearby)
     return np.maximum(area, nearby) if dark else np.minimum(area, nearby)
+
+
+def _along_half(axis: int, pitch: float) -> tuple[int, int]:
+    """A cv2 kernel (w, h) just over half a cell long along the strips of a band whose lines
+    run along `axis` (0: rows, the strips run along x)."""
+    half = int(pitch / 2) + 1
+    return (half, 1) if axis == 0 else (1, half)
 
 
 def _across(band: np.ndarray, spans: list[tuple[int, int]], offset: int, axis: int,
@@ -209,9 +220,10 @@ def _off_ground(part: np.ndarray, pitch: float, along: int) -> np.ndarray:
     off = levels.astype(np.float32) - ground.astype(np.float32)
     length = int(RULE_LENGTH * pitch) + 1
     if part.shape[along] > length:
-        # cv2 sizes are (w, h); a line is broken where a box's border crosses it.
+        # cv2 sizes are (w, h); a line is broken where a box's border crosses it (a 1 px
+        # border antialiased over three at small cells: the bridge closes three).
         kernel = (length, 1) if along == 1 else (1, length)
-        step = max(3, int(0.12 * pitch) + 2)
+        step = max(4, int(0.12 * pitch) + 2)
         bridge = (step, 1) if along == 1 else (1, step)
         for sign in (1.0, -1.0):
             strong = (sign * off >= GROUND_FLOOR).astype(np.uint8)

@@ -250,7 +250,10 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: fl
             else:
                 box, part = Rect(edge - depth, a0, depth, a1 - a0), (along, across)
             st, sc = strength[part], scale[part]
-            if st.size and float(st.max()) <= max(
+            # Judged on the ink reaching the board, as the strip will be: a heading beyond
+            # the band's end passes where the numbers do not.
+            near = _reached(st, column, band_threshold, pitch, gap)
+            if near.size and float(near.max()) <= max(
                     band_threshold, STRIP_CONTRAST[dark] * float(sc.max())):
                 sc = line_free(column)[part]  # nothing would pass: is its strongest a line?
             out[k] = (cut_strip(kind, k, box, st, sc, band_threshold, pitch, dark, hair, gap,
@@ -311,6 +314,16 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: fl
     return ClueLayout(grid, tuple(rows), tuple(columns), dark, digit_height, tuple(clipped),
                       tuple(clipped_columns), ink_level, paper_level, digit_width,
                       row_side, column_side, (w_img, h_img), tuple(ignored))
+
+
+def _reached(strength: np.ndarray, column: bool, threshold: float, pitch: float,
+             gap: float | None) -> np.ndarray:
+    """A strip's ink strength (the board at its end: bottom or right) cut to what reaches the
+    board without a blank of the band's end gap, as `cut_strip` keeps it."""
+    along = (strength > threshold).any(axis=1 if column else 0)
+    reach = ink_extent(along[::-1], pitch, gap)
+    return strength[strength.shape[0] - reach:] if column else \
+        strength[:, strength.shape[1] - reach:]
 
 
 def _tall_row(a0: int, a1: int, height: float, lo: int, hi: int

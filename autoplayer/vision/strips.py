@@ -32,6 +32,13 @@ SPACED_GAP = 1.2
 """A band whose numbers stand further apart than `BAND_END_GAP` (clue cells wider than the
 board's, digits as tall as a cell) ends after this many times its usual wide gap."""
 
+LINE_BAR = 0.8
+"""A strip's threshold set by a line left out of its ink stands only under this share of the
+numbers' own strongest ink (`cut_strip`)."""
+LAST_GAPS = 0.8
+"""Share of the strips holding more than one part whose last gap is within two pitches for
+those gaps to count as the band's spacing (`band_end_gap`)."""
+
 
 SHADOW_GAP = 0.2
 """Tones of ink this far apart (as shares of a strip's strongest ink) with none between
@@ -105,11 +112,19 @@ def band_end_gap(profiles: list[np.ndarray], pitch: float) -> float:
     strips show them wide, the widest usual one sets the end.
     """
     usual = BAND_END_GAP * pitch
-    inner = []
+    inner, last, several = [], [], 0
     for profile in profiles:
         parts = runs(profile)
-        inner += [g for g in (parts[i + 1][0] - parts[i][1] for i in range(len(parts) - 2))
-                  if g <= 2 * pitch]
+        gaps = [parts[i + 1][0] - parts[i][1] for i in range(len(parts) - 1)]
+        inner += [g for g in gaps[:-1] if g <= 2 * pitch]
+        several += bool(gaps)
+        if gaps and gaps[-1] <= 2 * pitch:
+            last.append(gaps[-1])
+    if len(inner) < 5 and len(last) >= 5 and len(last) > LAST_GAPS * several:
+        # Clues of two numbers at most: a strip's last gap is the band's own spacing when
+        # nearly every strip with more than one part shows one (a label does in a few),
+        # the usual one of them (not the widest: that may be a label's).
+        return max(usual, SPACED_GAP * float(np.median(last)))
     if len(inner) < 5:
         return usual
     return max(usual, SPACED_GAP * float(np.percentile(inner, 90)))
@@ -141,6 +156,13 @@ def cut_strip(kind: str, index: int, box: Rect, strength: np.ndarray, scale: np.
         return Strip(kind, index, box, ())
     top = float(scale.max())
     share = STRIP_CONTRAST[dark]
+    # A line the ground measure left out of the ink (the board's frame at the strip's end)
+    # may be the strip's strongest: it sets no bar that would cut into the numbers' own
+    # strongest ink (`LINE_BAR`); then their strongest sets it.
+    inked = strength > 0
+    own = float(scale[inked].max()) if inked.any() else 0.0
+    if share * top > LINE_BAR * own:
+        top = own
     if hairline is None and top > 0:
         share = max(share, shadow_tone(strength[strength > band_threshold] / top, share) or 0.0)
     threshold = hairline if hairline is not None else max(band_threshold, share * top)

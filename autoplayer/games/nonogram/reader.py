@@ -48,6 +48,7 @@ from autoplayer.geometry import Rect
 from autoplayer.vision.clues import ClueLayout, find_clues
 from autoplayer.vision.grid import Grid
 from autoplayer.vision.image import luminance, shared_luminance
+from autoplayer.vision.ink_axis import ink_axis_luminances
 from autoplayer.vision.lattice import find_lattices
 from autoplayer.vision.numbers import ClueNumber, clue_slant, read_lines
 from autoplayer.vision.sides import clue_sides
@@ -176,15 +177,34 @@ def _read_board(image: np.ndarray, grid: Grid, templates: TemplateSet | None,
         return _read_one_board(image, grid, templates, fallbacks, verify, clipped, margin,
                                min_digit_height, source)
     except InputError as first:
-        flat = flatten_texture(luminance(image), grid.rect, grid.pitch)
-        if flat is None:
-            raise
-        try:
-            with shared_luminance(image, flat):
-                return _read_one_board(image, grid, templates, fallbacks, verify, clipped,
-                                       margin, min_digit_height, source)
-        except InputError:
-            raise first from None
+        for seen in _other_sights(image, grid):
+            try:
+                with shared_luminance(image, seen):
+                    return _read_one_board(image, grid, templates, fallbacks, verify, clipped,
+                                           margin, min_digit_height, source)
+            except InputError:
+                continue
+        raise first from None
+
+
+def _other_sights(image: np.ndarray, grid: Grid) -> Iterator[np.ndarray]:
+    """Other luminances to read a refused board in, each made when reached: its texture
+    flattened (`flatten_texture`), then along the clue ink's colour axis."""
+    flat = flatten_texture(luminance(image), grid.rect, grid.pitch)
+    if flat is not None:
+        yield flat
+    yield from _ink_axis(image, grid)
+
+
+def _ink_axis(image: np.ndarray, grid: Grid) -> list[np.ndarray]:
+    """The picture's luminances along the clue ink's colour axis (`ink_axis_luminances`),
+    for a board refused as luminance shows it; none when its clues cannot be found or
+    luminance already sets their ink apart about as well."""
+    try:
+        layout = find_clues(image, grid, clue_sides(luminance(image), grid))
+    except InputError:
+        return []
+    return ink_axis_luminances(image, layout)
 
 
 def _read_one_board(image: np.ndarray, grid: Grid, templates: TemplateSet | None,
