@@ -52,8 +52,12 @@ PAD_X = 1000
 class FakePage:
     """A player's input rules, applied to gestures; what the board then shows."""
 
-    def __init__(self, rules: Input) -> None:
+    def __init__(self, rules: Input, late: bool = False) -> None:
         self.rules = rules
+        self.late: object | None = None
+        """With `late`, the first gesture shows only once the next one comes (a busy page
+        that drew it after the bot's wait for it had ended)."""
+        self._late = late
         self.values = dict.fromkeys(range(8), EMPTY)
         self.active: int | None = None
         self.focused = not rules.focus
@@ -61,6 +65,12 @@ class FakePage:
         self.sizes = _reading({}).shown.puzzle.room_size
 
     def do(self, g: object) -> None:
+        if self._late:
+            self._late, self.late = False, g
+            return
+        if self.late is not None:
+            first, self.late = self.late, None
+            self.do(first)
         rules = self.rules
         if isinstance(g, Click) and g.x >= PAD_X:
             if rules.entry == PAD and self.active is not None:
@@ -71,7 +81,7 @@ class FakePage:
             if not self.focused:
                 self.focused = True
                 return
-            if rules.entry == COUNT and cell == self.active:
+            if rules.entry == COUNT and (cell == self.active or not rules.select):
                 self.values[cell] = (self.values[cell] + 1) % (self.sizes[cell] + 1)
             self.active, self.pending = cell, ""
             return
@@ -142,6 +152,16 @@ def test_the_experiment_finds_each_players_rules(monkeypatch: pytest.MonkeyPatch
         page.do(g)
     assert all(page.values[i] == SOLUTION[i] for i in range(8) if i not in GIVENS), \
         (said, page.values)
+
+
+@pytest.mark.parametrize("late", [False, True])
+def test_a_page_where_every_click_counts_is_found_even_when_it_draws_a_click_late(
+        monkeypatch: pytest.MonkeyPatch, late: bool) -> None:
+    """Two clicks that show two counts: the first was drawn after the wait for it."""
+    page = FakePage(Input(COUNT, cursor=False, select=False), late=late)
+    game, said = _experiment(monkeypatch, page)
+    assert game.input == Input(COUNT, cursor=False, select=False), said
+    assert game.presses == 1 + late
 
 
 def test_a_page_that_takes_no_known_input_stops_the_bot(monkeypatch: pytest.MonkeyPatch

@@ -243,6 +243,10 @@ class RippleGame(Game[Reading, tuple[int, ...], Move]):
                 # The first click selected A unseen, or only focused the board and every
                 # click counts: one click on another cell tells them apart.
                 return (yield from self._learn_counting(state, shown, wrong, a))
+            if now != before and now == _counted_up(shown, a, counted):
+                # Both clicks counted: every click counts, and a busy page drew the first
+                # only after the wait for it had ended.
+                return self._learned(Input(COUNT, cursor=False, select=False), shown)
             if now != before:
                 raise state.unexplained(a, "two clicks", before)
             focus = cursor = bool(state.changed[a])
