@@ -179,15 +179,20 @@ def learn(start: FifteenReading, first: Frame, read: Callable[[Frame], FifteenRe
     assumed: tuple[str, ...] = ()
     if not near:
         pairs = sorted(AXES, key=lambda pair: -_choices(pair, state["board"]))  # type: ignore[arg-type]
-        keys.update((yield from _axis(pairs[0], state, press)))
+        found, guessed = yield from _axis(pairs[0], state, press, guess=assume)
+        keys.update(found)
         if assume and any(keys.values()):
             sense = TILE_SENSE if all(keys[k] == TILE_SENSE[k] for k in pairs[0]) else GAP_SENSE
             keys.update((k, sense[k]) for k in pairs[1])
-            assumed = pairs[1]
+            assumed = (*pairs[0], *pairs[1]) if guessed else pairs[1]
+            if guessed:
+                log.append(f"the {' and '.join(pairs[0])} arrows: taken to move "
+                           f"{'the tile into the gap' if sense is TILE_SENSE else 'the gap'}, "
+                           "the sense left once the press did nothing")
             log.append(f"the {' and '.join(pairs[1])} arrows: taken to move as the "
                        f"{' and '.join(pairs[0])} arrows do")
         else:
-            keys.update((yield from _axis(pairs[1], state, press)))
+            keys.update((yield from _axis(pairs[1], state, press))[0])
     rules = Input(near, far, keys, float(state["slide"]))  # type: ignore[arg-type]
     return (rules, int(state["presses"]), int(state["slid"]),  # type: ignore[call-overload]
             log, assumed)
@@ -205,9 +210,12 @@ def _choices(pair: tuple[str, str], board: Board) -> int:
 
 
 def _axis(pair: tuple[str, str], state: dict[str, object],
-          press: Callable[[Gesture, str, Mapping[str, Board]], Generator[Press, Seen, str]]
-          ) -> Generator[Press, Seen, dict[str, str]]:
-    """The sense of one axis's arrows, in one or two presses."""
+          press: Callable[[Gesture, str, Mapping[str, Board]], Generator[Press, Seen, str]],
+          guess: bool = False) -> Generator[Press, Seen, tuple[dict[str, str], bool]]:
+    """The sense of one axis's arrows, in one or two presses, and whether it was guessed.
+    A key that could slide a tile in one sense only (the gap at the board's edge) and did
+    nothing leaves the other sense; with `guess` that is taken without a second press (the
+    play checks it: keys that do nothing at all fail the first batch that presses one)."""
     senses = {"tile": TILE_SENSE, "gap": GAP_SENSE}
     left = dict(senses)
     for _ in range(2):
@@ -223,12 +231,15 @@ def _axis(pair: tuple[str, str], state: dict[str, object],
             break
         outcome = yield from press(Key(key), f"the {key} arrow", {**predicted, "none": b})
         if outcome != "none":
-            return {k: senses[outcome][k] for k in pair}
+            return {k: senses[outcome][k] for k in pair}, False
         for name in predicted:
             left.pop(name)
         if not left:
             break
-    return {k: "" for k in pair}
+        if guess and len(left) == 1:
+            (name, sense), = left.items()
+            return {k: sense[k] for k in pair}, True
+    return {k: "" for k in pair}, False
 
 
 def _region(r: Rect) -> tuple[int, int, int, int]:
