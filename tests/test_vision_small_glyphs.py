@@ -44,6 +44,34 @@ def test_touching_digits_are_cut_where_their_ink_does_not_connect():
     assert len(split_touching(blob, digit_height=5.0)) == 3
 
 
+SQUEEZED_TEN = _mask("""
+.#...###.
+##...###.
+.#..##.##
+.#..##.##
+.#..##.##
+.#..##.##
+.#..##.##
+.##..###.
+####.###.
+""")
+"""A 10 squeezed into one clue cell (bold sans, 9 px digits 7 px wide): no wider than a
+digit is tall, but wider than the board's digits, and a 1 and a 0 side by side."""
+
+
+def test_two_digits_squeezed_into_a_digits_height_are_two_when_wider_than_the_boards():
+    blob = Blob(Rect(10, 0, 9, 9), SQUEEZED_TEN)
+    one, zero = split_touching(blob, digit_height=9.0, digit_width=7.0)
+    assert (one.box.x, one.box.w, zero.box.x, zero.box.w) == (10, 4, 14, 5)
+    # As wide as the board's digits, or without their width known: one glyph.
+    assert len(split_touching(blob, digit_height=9.0, digit_width=8.0)) == 1
+    assert len(split_touching(blob, digit_height=9.0)) == 1
+    # Two shapes side by side, one far shorter than a digit (a 7 and a speck): one glyph.
+    short = SQUEEZED_TEN.copy()
+    short[:5, :4] = False
+    assert len(split_touching(Blob(Rect(10, 0, 9, 9), short), 9.0, 7.0)) == 1
+
+
 def test_a_bitmap_calibrated_as_two_digits_is_read_as_one_of_them_and_unsure():
     eight = _mask(".### .#.# .### ##.# .###")
     templates = TemplateSet("t", {0: [DOTTED_ZERO], 6: [DOTTED_ZERO], 8: [eight]})

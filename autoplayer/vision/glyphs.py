@@ -51,9 +51,20 @@ def split_touching(blob: Blob, digit_height: float, digit_width: float | None = 
     mask = blob.mask
     h, w = mask.shape
     widest_digit = 1.1 * max(h, digit_height)
-    if w <= widest_digit or w < 4:
+    if w < 4:
         return [Glyph(blob.box, mask)]
-    apart = _apart_columns(mask)
+    if w <= widest_digit:
+        # Narrower than a digit is tall, but wider than the board's digits and falling
+        # into shapes side by side, each as tall as a digit: two digits squeezed into
+        # one clue cell, a narrow 1 beside a 0 (a digit's own pieces overlap, or are
+        # short, or together are no wider than a digit).
+        if digit_width is None or w <= digit_width + max(1.0, 0.15 * digit_width):
+            return [Glyph(blob.box, mask)]
+        apart = _apart_columns(mask, 0.7 * max(h, digit_height))
+        if not apart:
+            return [Glyph(blob.box, mask)]
+    else:
+        apart = _apart_columns(mask)
     if apart:
         # Digits a pixel apart touching only corner to corner (a 1's foot and a 0's bowl
         # in a bold font): shapes whose columns do not overlap are digits of their own.
@@ -92,15 +103,20 @@ def split_touching(blob: Blob, digit_height: float, digit_width: float | None = 
     return glyphs
 
 
-def _apart_columns(mask: np.ndarray) -> list[int]:
-    """Columns where the mask's 4-connected shapes part without sharing a column."""
+def _apart_columns(mask: np.ndarray, tall: float = 0.0) -> list[int]:
+    """Columns where the mask's 4-connected shapes part without sharing a column; with
+    `tall`, only when every part so found is at least that tall (else none)."""
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=4)
-    spans = sorted((int(s[cv2.CC_STAT_LEFT]), int(s[cv2.CC_STAT_LEFT] + s[cv2.CC_STAT_WIDTH]))
+    spans = sorted((int(s[cv2.CC_STAT_LEFT]), int(s[cv2.CC_STAT_LEFT] + s[cv2.CC_STAT_WIDTH]),
+                    int(s[cv2.CC_STAT_TOP]), int(s[cv2.CC_STAT_TOP] + s[cv2.CC_STAT_HEIGHT]))
                    for s in stats[1:n] if s[cv2.CC_STAT_AREA] >= 2)
     merged: list[list[int]] = []
-    for a, b in spans:
+    for a, b, top, bottom in spans:
         if merged and a < merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], b)
+            m = merged[-1]
+            m[1], m[2], m[3] = max(m[1], b), min(m[2], top), max(m[3], bottom)
         else:
-            merged.append([a, b])
+            merged.append([a, b, top, bottom])
+    if tall and any(m[3] - m[2] < tall for m in merged):
+        return []
     return [m[0] for m in merged[1:]]
