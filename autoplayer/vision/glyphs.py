@@ -18,6 +18,17 @@ import numpy as np
 from autoplayer.geometry import Rect
 from autoplayer.vision.image import trim
 
+WIDE = 1.35
+SQUARE = 0.95
+"""A column strip's blob more than `WIDE` times as wide as the board's digits and nearly as
+wide as a digit is tall (`SQUARE` of the height) holds two digits touching, though no wider
+than a digit is tall: an italic 12 whose feet run together (digits a third narrower than
+tall)."""
+SHORT_PART = 0.7
+"""... when no shape in it, and no piece cut from it, has ink in fewer rows than this share
+of a digit's height: one that has is a stray (the foot of the digit above reaching into its
+box, joined to it or not), and the blob one digit."""
+
 
 @dataclass(frozen=True)
 class Glyph:
@@ -39,14 +50,16 @@ class Blob:
     mask: np.ndarray
 
 
-def split_touching(blob: Blob, digit_height: float, digit_width: float | None = None
-                   ) -> list[Glyph]:
+def split_touching(blob: Blob, digit_height: float, digit_width: float | None = None,
+                   stacked: bool = False) -> list[Glyph]:
     """Cut a blob into digits where it is too wide for one.
 
     It is cut into as many digits as the band's typical digit width (when known) says, each
     cut where the ink on either side is least connected: between two columns whose
     ink does not touch (even diagonally) if there is such a place near where the cut
-    should fall, else at the thinnest columns.
+    should fall, else at the thinnest columns. `stacked`: the blob is one of a column
+    strip's, where no digit of a neighbouring line reaches into it (a row's digits taller
+    than the row may: a 2 with the foot of the 1 above joined to it is as wide as two).
     """
     mask = blob.mask
     h, w = mask.shape
@@ -61,7 +74,9 @@ def split_touching(blob: Blob, digit_height: float, digit_width: float | None = 
         if digit_width is None or w <= digit_width + max(1.0, 0.15 * digit_width):
             return [Glyph(blob.box, mask)]
         apart = _apart_columns(mask, 0.7 * max(h, digit_height))
-        if not apart:
+        if not apart and not (stacked and w > WIDE * digit_width
+                              and w > SQUARE * max(h, digit_height)
+                              and _shortest_shape(mask) >= SHORT_PART * max(h, digit_height)):
             return [Glyph(blob.box, mask)]
     else:
         apart = _apart_columns(mask)
@@ -74,7 +89,7 @@ def split_touching(blob: Blob, digit_height: float, digit_width: float | None = 
             if part.size:
                 piece = Blob(Rect(blob.box.x + a + dx, blob.box.y + dy, part.shape[1],
                                   part.shape[0]), part)
-                glyphs += split_touching(piece, digit_height, digit_width)
+                glyphs += split_touching(piece, digit_height, digit_width, stacked)
         return glyphs
     typical = digit_width if digit_width else 0.62 * max(h, digit_height)
     parts = min(3, max(2, int(w / typical + 0.5)))
@@ -100,7 +115,17 @@ def split_touching(blob: Blob, digit_height: float, digit_width: float | None = 
             continue
         glyphs.append(Glyph(Rect(blob.box.x + a + dx, blob.box.y + dy, part.shape[1],
                                  part.shape[0]), part))
+    tall = SHORT_PART * max(h, digit_height)
+    if w <= widest_digit and any(g.mask.any(axis=1).sum() < tall for g in glyphs):
+        return [Glyph(blob.box, mask)]  # one digit and a stray joined to it
     return glyphs
+
+
+def _shortest_shape(mask: np.ndarray) -> int:
+    """The height of the mask's shortest 8-connected shape (of two pixels or more)."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    return min((int(s[cv2.CC_STAT_HEIGHT]) for s in stats[1:n] if s[cv2.CC_STAT_AREA] >= 2),
+               default=0)
 
 
 def _apart_columns(mask: np.ndarray, tall: float = 0.0) -> list[int]:

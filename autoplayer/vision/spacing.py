@@ -88,7 +88,9 @@ def _pairs(layout: ClueLayout) -> tuple[list[float], list[float], list[float], l
         for strip in strips:
             for group in strip.groups:
                 digits = [[g.box for g in split_touching(b, layout.digit_height,
-                                                         layout.digit_width)] for b in group]
+                                                         layout.digit_width,
+                                                         strip.kind == "column")]
+                          for b in group]
                 for a, b in itertools.pairwise(digits):
                     steps.append(centred.apart(a[-1], b[0]))
                     gaps.append(gap.apart(a[-1], b[0]))
