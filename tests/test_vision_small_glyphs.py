@@ -72,6 +72,26 @@ def test_two_digits_squeezed_into_a_digits_height_are_two_when_wider_than_the_bo
     assert len(split_touching(Blob(Rect(10, 0, 9, 9), short), 9.0, 7.0)) == 1
 
 
+BROKEN_EIGHT = _mask("""
+.####..
+.#...#.
+.#...#.
+..###..
+.#...#.
+##...##
+.#...#.
+..###..
+""")
+"""A thin 8 (8 px, digits 5 px wide) whose right side meets its bars only corner to corner:
+its 4-connected shapes part at a column, as a squeezed 10's do."""
+
+
+def test_a_thin_digit_broken_at_its_corners_is_not_cut_in_two():
+    glyphs = split_touching(Blob(Rect(0, 0, 7, 8), BROKEN_EIGHT), digit_height=8.0,
+                            digit_width=5.0)
+    assert len(glyphs) == 1
+
+
 ITALIC_TWELVE = _mask("""
 ...#...###.
 ..##...####

@@ -73,7 +73,9 @@ def split_touching(blob: Blob, digit_height: float, digit_width: float | None = 
         # short, or together are no wider than a digit).
         if digit_width is None or w <= digit_width + max(1.0, 0.15 * digit_width):
             return [Glyph(blob.box, mask)]
-        apart = _apart_columns(mask, 0.7 * max(h, digit_height))
+        apart = _apart_columns(mask)
+        if not _side_by_side(mask, apart, SHORT_PART * max(h, digit_height)):
+            apart = []
         if not apart and not (stacked and w > WIDE * digit_width
                               and w > SQUARE * max(h, digit_height)
                               and _shortest_shape(mask) >= SHORT_PART * max(h, digit_height)):
@@ -128,20 +130,34 @@ def _shortest_shape(mask: np.ndarray) -> int:
                default=0)
 
 
-def _apart_columns(mask: np.ndarray, tall: float = 0.0) -> list[int]:
-    """Columns where the mask's 4-connected shapes part without sharing a column; with
-    `tall`, only when every part so found is at least that tall (else none)."""
+def _apart_columns(mask: np.ndarray) -> list[int]:
+    """Columns where the mask's 4-connected shapes part without sharing a column."""
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=4)
-    spans = sorted((int(s[cv2.CC_STAT_LEFT]), int(s[cv2.CC_STAT_LEFT] + s[cv2.CC_STAT_WIDTH]),
-                    int(s[cv2.CC_STAT_TOP]), int(s[cv2.CC_STAT_TOP] + s[cv2.CC_STAT_HEIGHT]))
+    spans = sorted((int(s[cv2.CC_STAT_LEFT]), int(s[cv2.CC_STAT_LEFT] + s[cv2.CC_STAT_WIDTH]))
                    for s in stats[1:n] if s[cv2.CC_STAT_AREA] >= 2)
     merged: list[list[int]] = []
-    for a, b, top, bottom in spans:
+    for a, b in spans:
         if merged and a < merged[-1][1]:
-            m = merged[-1]
-            m[1], m[2], m[3] = max(m[1], b), min(m[2], top), max(m[3], bottom)
+            merged[-1][1] = max(merged[-1][1], b)
         else:
-            merged.append([a, b, top, bottom])
-    if tall and any(m[3] - m[2] < tall for m in merged):
-        return []
+            merged.append([a, b])
     return [m[0] for m in merged[1:]]
+
+
+def _side_by_side(mask: np.ndarray, apart: list[int], tall: float) -> bool:
+    """Whether the parts of `mask` between the columns `apart` are digits side by side:
+    each inked in `tall` of its rows at least (drawn from top to foot), and touching the
+    next at one corner at most. A thin digit whose joints the threshold broke (an 8's
+    bars meeting its sides only corner to corner) parts at its columns too, but touches
+    at several corners, or leaves a part with few rows."""
+    if not apart:
+        return False
+    edges = [0, *apart, mask.shape[1]]
+    if any(mask[:, a:b].any(axis=1).sum() < tall for a, b in itertools.pairwise(edges)):
+        return False
+    for a in apart:
+        left, right = mask[:, a - 1], mask[:, a]
+        near = right | np.r_[right[1:], False] | np.r_[False, right[:-1]]
+        if int((left & near).sum()) > 1:
+            return False
+    return True
