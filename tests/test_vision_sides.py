@@ -94,3 +94,17 @@ def test_numbers_on_all_four_sides_beside_page_text_are_still_refused():
                                                                   b.x:b.right + 1]
     with pytest.raises(InputError, match="numbers stand on all four sides"):
         read_nonogram(image)
+
+
+def test_a_toolbar_above_a_small_board_is_no_clue_side_when_the_clues_are_below():
+    """A 5x5 board, column clues below it and a ruled toolbar above it across a gap, one
+    icon over each column (random looks draw 24 of seed 9090, cropped): both sides line up
+    with every column and neither is spread like text. The toolbar was taken for the
+    clues (the first side wins a tie) and its icons read as 1, 4, 41, 17; the clues are the
+    ink nearer the board."""
+    name = "serif-dark-black-italic-toolbar-above-bottom-5x5-seed921437"
+    image = _picture(f"{name}.png")
+    sides = clue_sides(luminance(image), find_grid(image))
+    assert sides.score("top") == sides.score("bottom") == 1.0
+    assert (sides.row, sides.column) == ("right", "bottom")
+    read_exactly(name)

@@ -44,6 +44,84 @@ def test_touching_digits_are_cut_where_their_ink_does_not_connect():
     assert len(split_touching(blob, digit_height=5.0)) == 3
 
 
+SQUEEZED_TEN = _mask("""
+.#...###.
+##...###.
+.#..##.##
+.#..##.##
+.#..##.##
+.#..##.##
+.#..##.##
+.##..###.
+####.###.
+""")
+"""A 10 squeezed into one clue cell (bold sans, 9 px digits 7 px wide): no wider than a
+digit is tall, but wider than the board's digits, and a 1 and a 0 side by side."""
+
+
+def test_two_digits_squeezed_into_a_digits_height_are_two_when_wider_than_the_boards():
+    blob = Blob(Rect(10, 0, 9, 9), SQUEEZED_TEN)
+    one, zero = split_touching(blob, digit_height=9.0, digit_width=7.0)
+    assert (one.box.x, one.box.w, zero.box.x, zero.box.w) == (10, 4, 14, 5)
+    # As wide as the board's digits, or without their width known: one glyph.
+    assert len(split_touching(blob, digit_height=9.0, digit_width=8.0)) == 1
+    assert len(split_touching(blob, digit_height=9.0)) == 1
+    # Two shapes side by side, one far shorter than a digit (a 7 and a speck): one glyph.
+    short = SQUEEZED_TEN.copy()
+    short[:5, :4] = False
+    assert len(split_touching(Blob(Rect(10, 0, 9, 9), short), 9.0, 7.0)) == 1
+
+
+BROKEN_EIGHT = _mask("""
+.####..
+.#...#.
+.#...#.
+..###..
+.#...#.
+##...##
+.#...#.
+..###..
+""")
+"""A thin 8 (8 px, digits 5 px wide) whose right side meets its bars only corner to corner:
+its 4-connected shapes part at a column, as a squeezed 10's do."""
+
+
+def test_a_thin_digit_broken_at_its_corners_is_not_cut_in_two():
+    glyphs = split_touching(Blob(Rect(0, 0, 7, 8), BROKEN_EIGHT), digit_height=8.0,
+                            digit_width=5.0)
+    assert len(glyphs) == 1
+
+
+ITALIC_TWELVE = _mask("""
+...#...###.
+..##...####
+.#.#...#.##
+...#.....##
+...#.....#.
+..##....##.
+..##...##..
+..##..##...
+#####.####.
+##########.
+""")
+"""An italic bold 12 in a column's clue cell (10 px digits 8 px wide), the feet run together:
+no wider than 1.1 digit heights, but half as wide again as the board's digits."""
+
+
+def test_a_column_numbers_two_digits_run_together_are_cut_when_as_wide_as_two():
+    blob = Blob(Rect(0, 0, 11, 10), ITALIC_TWELVE)
+    one, two = split_touching(blob, digit_height=10.0, digit_width=8.0, stacked=True)
+    assert one.box.right <= two.box.x and one.box.w >= 3 and two.box.w >= 5
+    # In a row strip (where a taller digit's foot from the row above may join a digit and
+    # widen it as much) it stays whole.
+    assert len(split_touching(blob, digit_height=10.0, digit_width=8.0)) == 1
+    # A digit with a stray of another line's digit in its box: one glyph.
+    stray = ITALIC_TWELVE.copy()
+    stray[:, :5] = False
+    stray[0, :5] = True
+    assert len(split_touching(Blob(Rect(0, 0, 11, 10), stray), 10.0, 8.0, stacked=True)) == 1
+
+
 def test_a_bitmap_calibrated_as_two_digits_is_read_as_one_of_them_and_unsure():
     eight = _mask(".### .#.# .### ##.# .###")
     templates = TemplateSet("t", {0: [DOTTED_ZERO], 6: [DOTTED_ZERO], 8: [eight]})

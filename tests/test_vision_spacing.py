@@ -112,3 +112,29 @@ def test_a_fixed_blank_between_glyphs_keeps_the_gap() -> None:
     spacing = learn_spacing(layout)
     assert not spacing.centred
     assert spacing.inside < 2 < spacing.between
+
+
+def test_gaps_of_one_kind_in_rows_of_more_digits_than_a_number_has_are_between_numbers():
+    """A 7 px font spacing its numbers 2 or 3 px apart on a 31-wide board with no number
+    over 9 (row 1 read as 12 4 19 22 for 1 2 4 1 9 2 2): the gaps fall into no two kinds,
+    and they are too narrow for spaces by the digit height; but seven digits side by side
+    are no number of a 31-cell row, so the gaps are between numbers."""
+    digit = np.ones((7, 5), bool)
+
+    def row(k: int, gaps: list[int]) -> Strip:
+        blobs, x = [], 10
+        for g in [*gaps, 0]:
+            blobs.append(Blob(Rect(x, 12 * k, 5, 7), digit))
+            x += 5 + g
+        return Strip("row", k, Rect(0, 12 * k, 100, 12), (tuple(blobs),))
+
+    rows = [row(0, [2, 3, 3, 2, 3, 3]), row(1, [3, 2]), row(2, [2, 2, 3])]
+    grid = Grid(tuple((100 + 12 * k, 111 + 12 * k) for k in range(31)),
+                tuple((12 * k, 11 + 12 * k) for k in range(3)))
+    layout = ClueLayout(grid, tuple(rows), (), True, 7.0, (), digit_width=5.0)
+    lines, _ = read_lines(layout)
+    assert [len(line) for line in lines] == [7, 3, 4]
+    # On a 999-wide board a number may have three digits: no telling, as before.
+    wide = ClueLayout(Grid(tuple((100 + k, 100 + k) for k in range(999)), grid.ys),
+                      (row(0, [2, 2]), row(1, [2, 3])), (), True, 7.0, (), digit_width=5.0)
+    assert learn_spacing(wide).inside >= 2

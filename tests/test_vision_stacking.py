@@ -44,3 +44,27 @@ def test_a_toolbar_above_the_clues_off_their_lines_is_dropped():
 def test_numbers_on_their_lines_are_all_kept():
     strips = [_column(i, 1 + i % 4) for i in range(8)]
     assert all(a is b for a, b in zip(drop_off_lines(strips, "top"), strips, strict=True))
+
+
+def test_an_icon_whose_top_falls_on_a_line_is_off_it_by_its_foot():
+    """A toolbar's arrow half a digit tall whose top stands where a next number's top
+    would (a 6x9 board under a ruled toolbar: read as a 4 in column 2). A group no taller
+    than a number stands on a line by both edges."""
+    icon_top = BOARD_TOP - 8 - DIGIT - 2 * STEP - 2  # 2 px above a third number's top
+    strips = [_column(0, 1), _column(1, 2, [(icon_top, 5)]), _column(2, 2), _column(3, 2),
+              _column(4, 1)]
+    kept = drop_off_lines(strips, "top")
+    assert [len(s.groups) for s in kept] == [1, 2, 2, 2, 1]
+
+
+def test_two_columns_that_agree_on_the_step_are_enough_on_a_small_board():
+    """A 5x5 board with only two columns of two numbers, a toolbar's icons above both,
+    off their lines (read as a 4 in each)."""
+    icon = (BOARD_TOP - 8 - DIGIT - STEP - 5 - 9, 9)  # 5 px beyond the second number
+    strips = [_column(0, 1), _column(1, 2, [icon]), _column(2, 1), _column(3, 2, [icon]),
+              _column(4, 1)]
+    kept = drop_off_lines(strips, "top")
+    assert [len(s.groups) for s in kept] == [1, 2, 1, 2, 1]
+    # One column alone says nothing of the step: all is kept.
+    one = [_column(0, 1), _column(1, 2, [icon]), _column(2, 1)]
+    assert all(a is b for a, b in zip(drop_off_lines(one, "top"), one, strict=True))

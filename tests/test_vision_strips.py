@@ -40,6 +40,38 @@ def test_a_bars_shaded_edge_spreading_at_the_board_is_no_digit():
     assert not kept[34:, 20:].any()
 
 
+ELEVEN_AT_THE_BOARD = """
+............
+....#...##..
+...##...##..
+...##..###..
+....#....#..
+....#....#..
+....#....#..
+....#....#..
+....#....#..
+....#....#..
+............
+"""
+
+
+def test_the_second_digit_of_a_number_beside_the_board_against_the_strip_side_stays():
+    """An 11 squeezed into a column's clue cell, the nearest number to the board (a 34x30
+    board at 12 px cells): its second 1 stands against the strip's side and runs to within
+    a pixel of the board, as a piece of line between strips would; but it stands level
+    with the 1 beside it, top and foot, as a line does not. It was dropped, the clue read
+    as 4 2 2 1 1 for 4 2 2 1 11."""
+    from autoplayer.vision.strips import _drop_edge_slivers
+
+    ink = np.array([[c == "#" for c in row] for row in ELEVEN_AT_THE_BOARD.split()], bool)
+    assert np.array_equal(_drop_edge_slivers(ink, "column", 12.0), ink)
+    # A line as long beside it, running on to the board past the digit, still goes.
+    line = np.pad(ink, ((0, 4), (0, 0)))
+    line[1:, 10] = True
+    kept = _drop_edge_slivers(line, "column", 12.0)
+    assert not kept[:, 6:].any() and kept[:, :6].sum() == ink[:, :6].sum()
+
+
 def _tall_strip() -> np.ndarray:
     """A row strip widened by 4 px each side for digits 28 px tall in 24 px rows (its own
     span 4..28, its core 9..23): its digit, the foot of the row above's digit reaching

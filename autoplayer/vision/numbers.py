@@ -230,10 +230,10 @@ def _kept_part(mask: np.ndarray, most: float, least_height: float
 
 
 def _digits_of(blob: Blob, layout: ClueLayout, templates: TemplateSet | None,
-               lum: np.ndarray | None = None, slant: float = 0.0, width: int = 0
-               ) -> list[DigitReading]:
+               lum: np.ndarray | None = None, slant: float = 0.0, width: int = 0,
+               stacked: bool = False) -> list[DigitReading]:
     glyphs = [without_strays(g, layout.digit_height)
-              for g in split_touching(blob, layout.digit_height, layout.digit_width)]
+              for g in split_touching(blob, layout.digit_height, layout.digit_width, stacked)]
     ink, paper = layout.ink_level, layout.paper_level
     if lum is not None and ink is not None and paper is not None and ink != paper:
         glyphs = [Glyph(g.box, g.mask, glyph_tone(lum, g.box, ink, paper))
@@ -246,7 +246,8 @@ def _read_strip(strip: Strip, layout: ClueLayout, templates: TemplateSet | None,
                 slant: float = 0.0, width: int = 0) -> list[ClueNumber]:
     numbers: list[ClueNumber] = []
     for group in strip.groups:
-        units = [_digits_of(b, layout, templates, lum, slant, width) for b in group]
+        units = [_digits_of(b, layout, templates, lum, slant, width, strip.kind == "column")
+                 for b in group]
         if strip.kind == "column":
             numbers.append(make_number([d for u in units for d in u]))
         else:

@@ -95,6 +95,13 @@ def clue_sides(lum: np.ndarray, grid: Grid) -> ClueSides:
                                                  faint=side in faint)
                                  for side in (first, second)}, first, second)
             text.extend(texty)
+            if not texty and scores[first] == scores[second]:
+                # Lined up alike, neither like text: the clues are the ink beside the
+                # board, not a toolbar of as many icons across a gap from it.
+                gap = {s: _lined_up(lum, *where[s], faint=s in faint, near=True)[1]
+                       for s in (first, second)}
+                if abs(gap[first] - gap[second]) >= NEARER * (grid.pitch):
+                    return min((first, second), key=gap.__getitem__)
             return side
         return _pick({side: (scores[side], 0.0) for side in (first, second)}, first, second)[0]
 
@@ -102,6 +109,10 @@ def clue_sides(lum: np.ndarray, grid: Grid) -> ClueSides:
     return ClueSides(row, column, tuple(scores.items()), tuple(text))
 
 
+NEARER = 0.5
+"""Of two opposite sides lined up alike, the clues' is the one whose ink stands nearer the
+board by this many cell pitches at least (a toolbar above a small board, its icons one per
+column, stands beyond a gap)."""
 TEXT_SPREAD = 0.5
 """Ink as dense in the cells' outer sixths as in their middles, by this share at least, is
 page text's (a heading, a footer) rather than numbers centred on their lines."""
@@ -123,11 +134,13 @@ def _pick(found: dict[str, tuple[float, float]], first: str, second: str
 
 
 def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: int,
-              axis: int, board_at_hi: bool, spread: bool = False, faint: bool = False
-              ) -> tuple[float, float]:
+              axis: int, board_at_hi: bool, spread: bool = False, faint: bool = False,
+              near: bool = False) -> tuple[float, float]:
     """Share of the lines (`spans` along them) with ink in [lo, hi) across them, and (with
     `spread`, else 0) how spread that ink is: its density in the cells' outer sixths over
-    that in their middles. `faint`: the least step follows the ground (`ROUGH`).
+    that in their middles; or (with `near`) how far from the board (px from the region's
+    board end) the lines' nearest ink stands, the median over the lines with ink.
+    `faint`: the least step follows the ground (`ROUGH`).
 
     axis 0: rows (spans are y-ranges, lo..hi an x-range); axis 1: columns.
     Each line's strip is its cell span less a sixth at each end, clear of the
@@ -180,6 +193,14 @@ def _lined_up(lum: np.ndarray, spans: tuple[tuple[int, int], ...], lo: int, hi: 
     inks[:, :, ruled] = False
     hits = inks.sum(axis=(1, 2)) >= max(3, 0.3 * height)
     score = float(hits.sum()) / len(spans)
+    if near:
+        across = inks[hits].any(axis=1)
+        if not across.size:
+            return score, float(hi - lo)
+        first = across.shape[1] - 1 - np.argmax(across[:, ::-1], axis=1) if board_at_hi \
+            else np.argmax(across, axis=1)
+        gaps = (across.shape[1] - 1 - first) if board_at_hi else first
+        return score, float(np.median(gaps))
     if not spread:
         return score, 0.0
     # Ink in the cells' outer sixths, where numbers centred on their line leave little and

@@ -88,7 +88,9 @@ def _pairs(layout: ClueLayout) -> tuple[list[float], list[float], list[float], l
         for strip in strips:
             for group in strip.groups:
                 digits = [[g.box for g in split_touching(b, layout.digit_height,
-                                                         layout.digit_width)] for b in group]
+                                                         layout.digit_width,
+                                                         strip.kind == "column")]
+                          for b in group]
                 for a, b in itertools.pairwise(digits):
                     steps.append(centred.apart(a[-1], b[0]))
                     gaps.append(gap.apart(a[-1], b[0]))
@@ -147,7 +149,12 @@ def gap_threshold(layout: ClueLayout) -> tuple[float, float]:
                 lo = min(lo, float(np.median(inside)))
             return lo, hi
     typical = float(np.median(gaps)) if gaps.size else 0.0
-    if inside or (gaps.size and typical < 0.3 * scale):
+    # Gaps of one kind, and a row with more digits side by side than a number of its
+    # length has: they are all gaps between numbers, however narrow (a small font
+    # spacing its numbers two pixels apart), as "2321431" is no clue of a 31-cell row.
+    longest = len(str(layout.grid.width))
+    crowded = any(len(g) > longest for strip in layout.rows for g in strip.groups)
+    if inside or (gaps.size and typical < 0.3 * scale and not crowded):
         lo = min(typical, float(np.median(inside))) if inside else typical
         return lo, max(lo + 0.3 * scale, 0.5 * scale)
     hi = typical if gaps.size else 0.5 * scale

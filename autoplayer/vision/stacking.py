@@ -23,7 +23,11 @@ SAME_STEP = 0.15
 """Steps between stacked numbers within this share of each other are one step."""
 SUPPORT = 3
 """At least this many columns' steps from their first number to their second, and half
-the columns' first numbers, must agree for the lines to be trusted."""
+the columns' first numbers, must agree for the lines to be trusted; or every such step,
+when only two columns hold a second number (a small board: each of its columns is as
+likely as not to have one) and they agree."""
+ONE_LINE = 1.3
+"""A group at most this many times as tall as the first line's numbers stands on one line."""
 
 
 def drop_off_lines(strips: list[Strip], side: str) -> list[Strip]:
@@ -39,7 +43,12 @@ def drop_off_lines(strips: list[Strip], side: str) -> list[Strip]:
     for strip, spans in zip(strips, edges, strict=True):
         keep, line = 0, 0
         for near, far in spans:
-            off = min(abs(near - near0 - line * step), abs(far - far0 - line * step))
+            edges = (abs(near - near0 - line * step), abs(far - far0 - line * step))
+            # A group no taller than a line's numbers stands on one line with both edges
+            # (one font's digits are one height); a taller one may span lines (numbers
+            # touching), and one of its edges is enough.
+            one_line = far - near <= ONE_LINE * (far0 - near0)
+            off = max(edges) if one_line else min(edges)
             if off > OFF_LINE * step:
                 break
             keep += 1
@@ -76,11 +85,11 @@ def _lines(edges: list[list[tuple[int, int]]]) -> tuple[float, float, float] | N
     # stands beyond them.
     steps = np.array([spans[1][0] - spans[0][0] for spans in edges if len(spans) > 1], float)
     steps = steps[steps > 0]
-    if len(firsts) < 2 or steps.size < SUPPORT:
+    if len(firsts) < 2 or steps.size < min(SUPPORT, 2):
         return None
     votes = [int((np.abs(steps - v) <= SAME_STEP * v).sum()) for v in steps]
     best = max(votes)
-    if best < SUPPORT:
+    if best < min(SUPPORT, steps.size):
         return None
     # The most common step (the smallest of equally common ones), averaged over its kind.
     mode = min(v for v, n in zip(steps, votes, strict=True) if n == best)

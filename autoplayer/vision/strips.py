@@ -265,7 +265,8 @@ def _drop_edge_slivers(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
     its shading deepens, so it is too short to be dropped as a line. Digits keep clear
     of the board; one against the side is part of a number wide enough to reach it,
     whose next digit stands close beside it; one touching the shading reaches well
-    inside.)"""
+    inside. A number squeezed into a clue cell may stand within a pixel of the board:
+    its digit against the side stands level with the one beside it, top and foot.)"""
     # Work with the sides left and right (a column strip's sides run down it).
     m = ink if kind == "column" else ink.T
     rule = thickest_rule(pitch)
@@ -296,15 +297,25 @@ def _drop_edge_slivers(ink: np.ndarray, kind: str, pitch: float) -> np.ndarray:
         if cols[~near].sum() > 0.1 * cols.sum():
             continue
         inside = slice(x1, x1 + rule + 2) if left else slice(max(0, x0 - rule - 2), x0)
-        beside = np.unique(labels[y0:y0 + h, inside])
-        if y0 + h < m.shape[0] - 2 and any(j not in (0, i) and stats[j, cv2.CC_STAT_HEIGHT] * 2
-                                           >= h for j in beside):
+        beside = [j for j in np.unique(labels[y0:y0 + h, inside]) if j not in (0, i)]
+        if y0 + h < m.shape[0] - 2 and any(stats[j, cv2.CC_STAT_HEIGHT] * 2 >= h
+                                           for j in beside):
             continue  # the next digit of a number wide enough to reach the side
+        if any(_same_span(stats[j], y0, h) for j in beside):
+            continue  # the same, in the number nearest the board: the two stand level
         bad.append(i)
     if not bad:
         return ink
     out = m & ~np.isin(labels, bad)
     return out if kind == "column" else out.T
+
+
+def _same_span(stats: np.ndarray, y0: int, h: int) -> bool:
+    """Whether a shape (its connected-component `stats`) starts and ends along the strip's
+    sides within a pixel of the span y0..y0+h: digits of one number stand level, while a
+    piece of line runs on past the digit beside it (to the board, or from beyond it)."""
+    top, height = int(stats[cv2.CC_STAT_TOP]), int(stats[cv2.CC_STAT_HEIGHT])
+    return abs(top - y0) <= 1 and abs(top + height - y0 - h) <= 1
 
 
 def _near(blob: Blob, strip: Strip) -> int:
