@@ -60,6 +60,9 @@ class Draws:
     def check(self) -> None:
         """At least `floor` draws read exactly; the message lists every refusal."""
         draws = self.exact + len(self.refusals)
+        print(f"{self.replay}: {self.exact} of {draws} draws read exactly "
+              f"({100 * self.exact / max(draws, 1):.0f} %), {len(self.refusals)} refused",
+              flush=True)
         assert self.exact >= self.floor, (
             f"{self.replay}: {self.exact} of {draws} draws read exactly, fewer than "
             f"{self.floor}; refusals:\n" + "\n".join(self.refusals))
