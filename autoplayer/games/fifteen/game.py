@@ -406,6 +406,8 @@ class FifteenGame(Game[Reading, Path, Step]):
         by the batches played with them: how far along its slides the board got
         (`Game.misfit`). Kept rules are judged by the first batch; assumed arrows by the
         first batch that pressed one."""
+        from autoplayer.games.fifteen.learning import AXES
+
         if reading.unreadable is not None or not self._sent or not (
                 self._kept or self._assumed):
             return None
@@ -413,14 +415,17 @@ class FifteenGame(Game[Reading, Path, Step]):
         made = next((k + 1 for k in reversed(range(len(self._sent)))
                      if self._sent[k].after == board), 0)
         rules = self.rules
-        pressed = rules is not None and not rules.near and any(
-            rules.key_for(step.slide.direction) in self._assumed for step in self._sent)
+        keys = {rules.key_for(step.slide.direction) for step in self._sent} \
+            if rules is not None and not rules.near else set()
+        # An axis's two arrows were taken to move alike: one pressed vouches for both.
+        axes = {k for pair in AXES if keys & set(pair) for k in pair}
+        pressed = bool(axes & set(self._assumed))
         kept_wrong = self._kept and made < LANDS * len(self._sent)
         # An assumed arrow's press is right only when every slide after it is too.
         assumed_wrong = pressed and made < len(self._sent)
         if not kept_wrong and not assumed_wrong:
             self._kept = False
-            self._assumed = () if pressed else self._assumed
+            self._assumed = tuple(k for k in self._assumed if k not in axes)
             return None
         what = (f"the input kept in {self.profile}" if kept_wrong else
                 "the arrow keys taken to move as those pressed in the experiment")
