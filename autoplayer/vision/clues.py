@@ -361,12 +361,15 @@ def _grounded(band: np.ndarray, turned: bool, kernel_wh: tuple[int, int], dark: 
     def across(a: np.ndarray) -> np.ndarray:
         return a.T if turned else a
 
-    scale, strength = grounded_ink(band, kernel_wh, dark, ground, rule_width)
-    if scale.size and _peak(across(scale), reach, spans, start) < FURNITURE * 255:
-        numbers = _near_numbers(across(band), reach, spans, start, rule_width)
-        if numbers.size:
-            scale, strength = grounded_ink(band, kernel_wh, dark, ground, rule_width,
-                                           colour=ink_colour(numbers, dark))
+    # The numbers' own ink sets what is a mid-tone (a seam's, `grounded_ink`): a stroke as
+    # dark as the digits is no seam, though page furniture be darker still.
+    numbers = _near_numbers(across(band), reach, spans, start, rule_width)
+    tone = ink_colour(numbers, dark) if numbers.size else None
+    scale, strength = grounded_ink(band, kernel_wh, dark, ground, rule_width, numbers=tone)
+    if tone is not None and scale.size and \
+            _peak(across(scale), reach, spans, start) < FURNITURE * 255:
+        scale, strength = grounded_ink(band, kernel_wh, dark, ground, rule_width, colour=tone,
+                                       numbers=tone)
     return scale, strength
 
 
