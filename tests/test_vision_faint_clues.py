@@ -13,7 +13,8 @@ screenshot of the page (cropped to the game) committed so no browser is needed.
 from __future__ import annotations
 
 import numpy as np
-from shot_fixtures import read_exactly
+from PIL import Image
+from shot_fixtures import DATA, read_exactly
 
 from autoplayer.geometry import Rect
 from autoplayer.vision.clue_ground import _off_ground, ink_is_dark, paper_across
@@ -169,3 +170,28 @@ def test_a_dark_page_beside_a_short_band_is_no_tall_digits_stem():
     paper = paper_across(band, [(0, 22), (22, 44)], 0, 0, True, 2, 22.0, tall=True)
     assert np.all(paper[:, :28] == 36.0)
     assert np.all(paper[:, 50:52] == 255.0)
+
+
+def test_grey_ink_with_a_pale_shadow_on_bars_of_two_tones_is_dark():
+    # Grey digits with a paler drop shadow on noisy bars alternating white and blue-grey
+    # line by line, columns below (BENCH_SEED=9090 draw 133 of bench/bench_nonogram_looks.py;
+    # the luminance of the board and the clue cells beside it): a window reaching past a
+    # white cell into the darker bar beside it made the white cell's own edges pass for
+    # light ink, and the ink read as light ("the clue ink hardly stands out from the
+    # ground of column 7").
+    lum = np.asarray(Image.open(DATA / "pixel-light-grey-shadow-noisy-bars-near-cells-"
+                                       "12x29-seed939546.png").convert("L"), np.float32)
+    xs = (
+        (27, 49), (52, 74), (77, 99), (102, 124), (127, 149), (153, 174), (177, 199),
+        (202, 224), (227, 249), (252, 274), (278, 299), (302, 324),
+    )
+    ys = (
+        (2, 24), (27, 49), (52, 74), (77, 99), (102, 124), (128, 149), (152, 174),
+        (177, 199), (202, 224), (227, 249), (253, 274), (277, 299), (302, 324), (327, 349),
+        (352, 374), (378, 399), (402, 424), (427, 449), (452, 474), (477, 499), (503, 524),
+        (527, 549), (552, 574), (577, 599), (602, 624), (628, 649), (652, 674), (677, 699),
+        (702, 724),
+    )
+    grid = Grid(xs, ys)
+    board = grid.rect
+    assert ink_is_dark(_band(lum, board, "bottom"), _band(lum, board, "left"), grid) is True

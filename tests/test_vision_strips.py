@@ -145,3 +145,26 @@ def test_two_numbers_standing_a_cell_apart_in_most_strips_do_not_end_the_band():
     labelled = [_profile([(2, 27), (60, 85)]) for _ in range(2)] + \
         [_profile([(2, 27), (32, 57)]) for _ in range(6)]
     assert band_end_gap(labelled + singles, pitch) == BAND_END_GAP * pitch
+
+
+def test_the_first_rows_tall_digits_keep_their_tops_at_the_bands_edge():
+    """The first row's digits, taller than the row, reach the band's first scanline (its
+    tops stand above the board); the 1 among them touches the 1 below at its foot. No row
+    lies above, so reaching the strip's top is no sign of a shared shape: the 1 keeps
+    its flag (BENCH_SEED=9090 draw 102 of bench/bench_nonogram_looks.py: cut at the row's
+    span, a flagless italic 1 read as 7). Its foot, joined to the row below, is still cut
+    at the row's span."""
+    from autoplayer.vision.clues import _tall_row
+    from autoplayer.vision.strips import _own_digits
+
+    w0, w1, tall = _tall_row(1, 25, 30.0, 0, 200, first=True, last=False)
+    assert tall is not None and (w0, w1) == (0, 29)
+    ink = np.zeros((w1 - w0, 30), bool)
+    ink[0:26, 4:9] = True  # the 1's stem, its flag at the band's edge ...
+    ink[0:3, 1:9] = True
+    ink[24:29, 2:12] = True  # ... its foot joined to the top of the 1 below
+    ink[2:27, 18:24] = True  # a digit of its own
+    kept = _own_digits(ink, tall)
+    assert kept[0:3, 1:9].all()  # the flag stays
+    assert kept[2:27, 18:24].all()
+    assert not kept[25:, :12].any()

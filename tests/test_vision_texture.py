@@ -8,9 +8,11 @@ and 61 of bench/bench_nonogram_looks.py), each with its puzzle beside it as .non
 from __future__ import annotations
 
 import numpy as np
-from shot_fixtures import read_exactly
+from PIL import Image
+from shot_fixtures import DATA, read_exactly
 
 from autoplayer.geometry import Rect
+from autoplayer.vision.grid import Grid
 from autoplayer.vision.texture import flatten_texture
 
 
@@ -73,3 +75,37 @@ def test_flattening_sets_dots_to_paper_and_keeps_the_strokes() -> None:
 def test_plain_paper_has_no_texture() -> None:
     lum, board, _ = _page(dotted=False)
     assert flatten_texture(lum, board, pitch=20.0) is None
+
+
+COLUMN_BAND_XS = (  # the board's columns (x spans) under the band of the fixture below
+    (325, 335), (338, 349), (352, 363), (366, 377), (380, 391), (395, 405), (408, 419), (422, 433),
+    (436, 447), (450, 461), (465, 475), (478, 489), (492, 503), (506, 517), (520, 531), (535, 545),
+    (548, 559), (562, 573), (576, 587), (590, 601), (605, 615), (618, 629), (632, 643), (646, 657),
+    (660, 671), (675, 685), (688, 699), (702, 713), (716, 727), (730, 741), (745, 755), (758, 769),
+    (772, 783), (786, 797), (800, 811), (815, 825), (828, 839), (842, 853), (856, 867),
+)
+
+
+def test_a_stroke_as_dark_as_the_digits_is_no_seam_though_furniture_is_darker():
+    """Pixel-font digits (2 px strokes) over a dot texture on bars, a dark page header far
+    above the board (BENCH_SEED=4242 draw 99 of bench/bench_nonogram_looks.py; the column
+    band's luminance). The digits' ink was judged a mid-tone against the header's darker
+    ink, so a column of stacked 1s' stems chained by the dots passed for a seam along the
+    strip and was cut out of the 3 beside them ("13"). Judged against the digits' own ink
+    (near the board), a stroke is ink and stays."""
+    from autoplayer.vision.clue_ground import paper_across
+    from autoplayer.vision.clues import _boundaries, _grounded
+    from autoplayer.vision.strips import thickest_rule
+
+    band = np.asarray(Image.open(DATA / "pixel-light-dotted-bars-column-band-39x28-"
+                                        "seed771107.png").convert("L"), np.float32)
+    grid = Grid(COLUMN_BAND_XS, ((240, 250), (254, 264)))  # rows: only the pitch matters
+    board, pitch = grid.rect, 13.968323586744638
+    rule = thickest_rule(pitch)
+    spans = _boundaries(grid.xs, 0, 1392)
+    ground = paper_across(band, spans, board.x, 1, True, rule, pitch)
+    _, ink = _grounded(band, False, (1, int(2 * pitch) + 1), True, ground, rule,
+                       int(3 * pitch), grid.xs, board.x)
+    three = ink[128:137, 369 - board.x:374 - board.x] > 0  # the 3 of column 4 (5x9 px)
+    assert three[:2].all() and three[-2:].all()  # its top and bottom bars whole
+    assert three[4, 1:].all()  # its middle bar

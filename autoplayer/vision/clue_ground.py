@@ -123,11 +123,13 @@ def ink_is_dark(col_band: np.ndarray, row_band: np.ndarray, grid: Grid) -> bool 
     k = min(b - a for a, b in (*grid.xs, *grid.ys))
     cells = []
     if col_band.shape[0] >= side:
-        near = _off_ground(col_band[-side:], grid.pitch, along=1)
-        cells += [near[:, x0 - board.x:x0 - board.x + k].ravel() for x0, _ in grid.xs]
+        spans = [(x0 - board.x, x0 - board.x + k) for x0, _ in grid.xs]
+        near = _off_ground(col_band[-side:], grid.pitch, along=1, cells=spans)
+        cells += [near[:, a:b].ravel() for a, b in spans]
     if row_band.shape[1] >= side:
-        near = _off_ground(row_band[:, -side:], grid.pitch, along=0)
-        cells += [near[y0 - board.y:y0 - board.y + k].ravel() for y0, _ in grid.ys]
+        spans = [(y0 - board.y, y0 - board.y + k) for y0, _ in grid.ys]
+        near = _off_ground(row_band[:, -side:], grid.pitch, along=0, cells=spans)
+        cells += [near[a:b].ravel() for a, b in spans]
     cells = [c for c in cells if c.size == side * k]
     if not cells or k < 1:
         return None
@@ -205,18 +207,34 @@ GROUND_FLOOR = 8.0
 """Departures under this many levels are the ground's own texture."""
 
 
-def _off_ground(part: np.ndarray, pitch: float, along: int) -> np.ndarray:
+def _off_ground(part: np.ndarray, pitch: float, along: int,
+                cells: list[tuple[int, int]] | None = None) -> np.ndarray:
     """How far each pixel departs from its local ground (signed, lighter positive): the
     median of a window wider than a stroke (`GROUND_WINDOW`). A gradient or a shade
     across the cells departs from it by little; a stroke, thin, by its whole contrast.
-    Lines running along the band (`along`: its axis; `RULE_LENGTH`) depart by nothing."""
-    size = max(3, int(GROUND_WINDOW * pitch) | 1)
+    Lines running along the band (`along`: its axis; `RULE_LENGTH`) depart by nothing.
+    Within `cells` (spans along `along`) whose ground differs from a neighbour's by more
+    than `GROUND_FLOOR` (bars of two tones, one per line) each cell's ground is its own:
+    the bar behind one line's clues ends at the cell's side, and a window reaching into
+    the next bar, lighter or darker, would make this one's edge pass for ink."""
     levels = np.clip(part, 0, 255).astype(np.uint8)
-    # Mirrored past the part's ends (the median filter would repeat the last line, and a
-    # line along the board's edge would be its own ground there).
-    half = size // 2
-    padded = cv2.copyMakeBorder(levels, half, half, half, half, cv2.BORDER_REFLECT_101)
-    ground = cv2.medianBlur(padded, size)[half:-half, half:-half]
+    ground = _local_ground(levels, pitch)
+    n = part.shape[along]
+    spans = [(max(0, a), min(n, b)) for a, b in cells or ()]
+    spans = [(a, b) for a, b in spans if b - a >= 3]
+    pieces = [levels[:, a:b] if along == 1 else levels[a:b] for a, b in spans]
+    levels_of = [float(np.median(p)) for p in pieces]
+    for i, ((a, b), piece) in enumerate(zip(spans, pieces, strict=True)):
+        # Only where the next cell's ground differs (a bar's edge): elsewhere the window
+        # reaching past the cell sees more of the same ground around a large digit.
+        near = [levels_of[j] for j in (i - 1, i + 1) if 0 <= j < len(spans)]
+        if all(abs(m - levels_of[i]) <= GROUND_FLOOR for m in near):
+            continue
+        own = _local_ground(piece, pitch, own=True)
+        if along == 1:
+            ground[:, a:b] = own
+        else:
+            ground[a:b] = own
     off = levels.astype(np.float32) - ground.astype(np.float32)
     length = int(RULE_LENGTH * pitch) + 1
     if part.shape[along] > length:
@@ -230,3 +248,20 @@ def _off_ground(part: np.ndarray, pitch: float, along: int) -> np.ndarray:
             line = _morph(_morph(strong, cv2.MORPH_CLOSE, bridge), cv2.MORPH_OPEN, kernel)
             off[line.astype(bool)] = 0.0
     return off
+
+
+def _local_ground(levels: np.ndarray, pitch: float, own: bool = False) -> np.ndarray:
+    """The median of a `GROUND_WINDOW` window around each pixel (uint8 levels). With `own`
+    (one cell alone) the cell's median stands past its ends: a digit leaves most of its
+    cell to the ground, while mirrored, a digit as tall as the cell would be its own
+    ground there."""
+    size = max(3, int(GROUND_WINDOW * pitch) | 1)
+    # Mirrored past the part's ends (the median filter would repeat the last line, and a
+    # line along the board's edge would be its own ground there).
+    half = size // 2
+    if own:
+        padded = cv2.copyMakeBorder(levels, half, half, half, half, cv2.BORDER_CONSTANT,
+                                    value=int(np.median(levels)))
+    else:
+        padded = cv2.copyMakeBorder(levels, half, half, half, half, cv2.BORDER_REFLECT_101)
+    return cv2.medianBlur(padded, size)[half:-half, half:-half]

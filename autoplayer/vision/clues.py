@@ -243,7 +243,8 @@ def _find_clues(image: np.ndarray, grid: Grid, sides: ClueSides | None, tall: fl
                 continue
             rows = None
             if not column and tall is not None:
-                a0, a1, rows = _tall_row(a0, a1, tall, start, start + strength.shape[0])
+                a0, a1, rows = _tall_row(a0, a1, tall, start, start + strength.shape[0],
+                                         k == 0, k == len(spans) - 1)
             across, along = slice(edge - depth, None), slice(a0 - start, a1 - start)
             if column:
                 box, part = Rect(a0, edge - depth, a1 - a0, depth), (across, along)
@@ -326,12 +327,14 @@ def _reached(strength: np.ndarray, column: bool, threshold: float, pitch: float,
         strength[:, strength.shape[1] - reach:]
 
 
-def _tall_row(a0: int, a1: int, height: float, lo: int, hi: int
-              ) -> tuple[int, int, TallRow | None]:
+def _tall_row(a0: int, a1: int, height: float, lo: int, hi: int, first: bool = False,
+              last: bool = False) -> tuple[int, int, TallRow | None]:
     """A row's strip for digits `height` tall, taller than the row's span a0..a1 (within
     lo..hi): widened to hold its digits whole, their tops and feet reaching into the next
     rows' (`TallRow`). Returns the widened span and its scanlines (None: digits no more
-    than a pixel taller than the span keep it as it is)."""
+    than a pixel taller than the span keep it as it is). The `first` row owns all above
+    its span, the `last` all below: no row there shares a digit with it, and a digit
+    reaching the strip's end there is cut by the band, not joined to another's."""
     over = round((height - (a1 - a0)) / 2)
     if over < 1:
         return a0, a1, None
@@ -339,7 +342,8 @@ def _tall_row(a0: int, a1: int, height: float, lo: int, hi: int
     c0, c1 = a0 + over + 1, a1 - over - 1
     if c1 <= c0:
         return a0, a1, None
-    return w0, w1, TallRow((a0 - w0, a1 - w0), (c0 - w0, c1 - w0))
+    s0, s1 = w0 if first else a0, w1 if last else a1
+    return w0, w1, TallRow((s0 - w0, s1 - w0), (c0 - w0, c1 - w0))
 
 
 FURNITURE = 0.5
@@ -357,12 +361,15 @@ def _grounded(band: np.ndarray, turned: bool, kernel_wh: tuple[int, int], dark: 
     def across(a: np.ndarray) -> np.ndarray:
         return a.T if turned else a
 
-    scale, strength = grounded_ink(band, kernel_wh, dark, ground, rule_width)
-    if scale.size and _peak(across(scale), reach, spans, start) < FURNITURE * 255:
-        numbers = _near_numbers(across(band), reach, spans, start, rule_width)
-        if numbers.size:
-            scale, strength = grounded_ink(band, kernel_wh, dark, ground, rule_width,
-                                           colour=ink_colour(numbers, dark))
+    # The numbers' own ink sets what is a mid-tone (a seam's, `grounded_ink`): a stroke as
+    # dark as the digits is no seam, though page furniture be darker still.
+    numbers = _near_numbers(across(band), reach, spans, start, rule_width)
+    tone = ink_colour(numbers, dark) if numbers.size else None
+    scale, strength = grounded_ink(band, kernel_wh, dark, ground, rule_width, numbers=tone)
+    if tone is not None and scale.size and \
+            _peak(across(scale), reach, spans, start) < FURNITURE * 255:
+        scale, strength = grounded_ink(band, kernel_wh, dark, ground, rule_width, colour=tone,
+                                       numbers=tone)
     return scale, strength
 
 

@@ -122,8 +122,8 @@ def _departure(lum: np.ndarray, background: np.ndarray, dark: bool) -> np.ndarra
 
 
 def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground: np.ndarray,
-                 rule_width: int, floor: float = 8.0, colour: float | None = None
-                 ) -> tuple[np.ndarray, np.ndarray]:
+                 rule_width: int, floor: float = 8.0, colour: float | None = None,
+                 numbers: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """How far each pixel of a clue band departs from its local background towards the
     ink colour, as a share (x255) of the way from that background to the ink colour.
 
@@ -150,7 +150,8 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
     strip's edge cuts into, or a shade across the band.)
 
     `colour`: the ink colour, when the caller knows it better than the region's extreme
-    (`ink_colour`).
+    (`ink_colour`); `numbers`: the clue numbers' own ink colour, what mid-tones are
+    judged against (else `colour`).
 
     Returns (the departure from the background along the strip alone: the contrast
     scale thresholds are shares of, ink).
@@ -165,7 +166,10 @@ def grounded_ink(lum: np.ndarray, kernel_wh: tuple[int, int], dark: bool, ground
     ink = scale.copy()
     lifted = ground < along if dark else ground > along  # few pixels: recompute just those
     ink[lifted] = _relative(lum[lifted], ground[lifted], dark, floor, colour)
-    below, room = _departure(lum, ground, dark), np.abs(ground - colour)
+    # Mid-tones are judged against the numbers' own ink where it is known (`numbers`): a
+    # stroke as dark as the digits is none, though page furniture be darker still.
+    tone = colour if numbers is None else numbers
+    below, room = _departure(lum, ground, dark), np.abs(ground - tone)
     low, high = RULE_TONES
     under = below < high * room
     mid = (below > np.maximum(low * room, floor)) & under
